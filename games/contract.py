@@ -1,0 +1,170 @@
+"""The one contract every game engine follows.
+
+A game is a pure, deterministic state machine. All chance comes from the state's own seeded
+random generator, so ``(config, seed, decisions)`` fully determines a game. The referee, the
+SDK and the tournament runner only ever talk to games through the types in this module.
+
+Shape of a game, in the style of OpenSpiel: ``Game.new(config, seed)`` makes a state; the
+state lists what it waits for in ``pending()``; a seat answers with ``apply(seat, index)``.
+A decision is always *small*: compound moves are sequences of decisions, and every option
+offered can still be completed legally. A decision with a single legal option is never asked:
+the engine takes it by itself, which saves every bot a pointless round trip.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol
+
+
+class IllegalDecision(ValueError):
+    """An answer that the rules do not allow (wrong seat, no such option, game over)."""
+
+
+class InvalidConfig(ValueError):
+    """A configuration the game cannot be played with (unknown variant, player count...)."""
+
+
+class Option(NamedTuple):
+    """One legal answer to a decision.
+
+    ``key`` is stable across versions and languages (bots may match on it), ``label`` is for
+    people, ``value`` is the engine's own payload (a tuple of plain values).
+    """
+
+    key: str
+    label: str
+    value: tuple[Any, ...] = ()
+
+
+class Decision(NamedTuple):
+    """What one seat must decide now: a stable ``kind`` name and the legal options."""
+
+    seat: int
+    kind: str
+    options: tuple[Option, ...]
+
+
+class Event(NamedTuple):
+    """Something that happened, for logs, spectators and bots.
+
+    Events carry public facts only, unless ``private_to`` names the one seat allowed to see it.
+    """
+
+    kind: str
+    data: Mapping[str, Any]
+    private_to: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The final result: scores per seat and the full ranking (best first), no ties."""
+
+    scores: tuple[int, ...]
+    ranking: tuple[int, ...]
+    tiebreak: Mapping[str, Any] = field(default_factory=dict)
+
+    def rank_of(self, seat: int) -> int:
+        """1-based finishing position of ``seat``."""
+        return self.ranking.index(seat) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """How a game is set up: number of players, variant name and game-specific options."""
+
+    players: int
+    variant: str = "base"
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+class GameState(ABC):
+    """A game in progress. Subclasses implement the rules of one game."""
+
+    config: GameConfig
+    seed: int
+    #: Every decision answered so far, as (seat, option index): with the seed, the replay.
+    history: list[tuple[int, int]]
+
+    @abstractmethod
+    def pending(self) -> tuple[Decision, ...]:
+        """The decisions the game waits for now (empty once the game is over).
+
+        Turn-based games wait for one seat; simultaneous phases list one decision per seat.
+        """
+
+    @abstractmethod
+    def apply(self, seat: int, option_index: int) -> tuple[Event, ...]:
+        """Answer the pending decision of ``seat``; return the events it caused.
+
+        Raises :class:`IllegalDecision` (and changes nothing) if the answer is not allowed.
+        """
+
+    @abstractmethod
+    def observe(self, seat: int | None) -> Any:
+        """Exactly what ``seat`` may know; ``None`` is the public view for spectators."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else ``None``."""
+
+    @abstractmethod
+    def clone(self) -> GameState:
+        """An independent copy (same hidden information and same random stream)."""
+
+    @abstractmethod
+    def determinize(self, seat: int, seed: int) -> GameState:
+        """A copy in which everything ``seat`` cannot know is resampled consistently with its
+        view, and future chance is reseeded: what a fair search bot may plan with."""
+
+    @abstractmethod
+    def canonical(self) -> tuple[Any, ...]:
+        """The complete state as plain values; equal states give equal tuples."""
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def digest(self) -> str:
+        """A short fingerprint of the complete state, for replay verification."""
+        return hashlib.sha256(repr(self.canonical()).encode()).hexdigest()[:16]
+
+
+class Game(Protocol):
+    """A registered game: its names, what it supports, and how to start one."""
+
+    name: str
+    title: str
+    variants: tuple[str, ...]
+    player_counts: tuple[int, ...]
+
+    def new(self, config: GameConfig, seed: int) -> GameState: ...
+
+    def describe(self, event: Event) -> str:
+        """One readable line for a log."""
+        ...
+
+
+def check_config(game: Game, config: GameConfig) -> None:
+    """Raise :class:`InvalidConfig` naming the problem if ``game`` cannot use ``config``."""
+    if config.variant not in game.variants:
+        raise InvalidConfig(
+            f"{game.name} has no variant {config.variant!r} (choose from {', '.join(game.variants)})"
+        )
+    if config.players not in game.player_counts:
+        counts = ", ".join(str(n) for n in game.player_counts)
+        raise InvalidConfig(f"{game.name} is for {counts} players, not {config.players}")
+
+
+def replay(game: Game, config: GameConfig, seed: int, decisions: Sequence[tuple[int, int]]) -> GameState:
+    """Re-simulate a recorded game. Raises :class:`IllegalDecision` if the record is not legal."""
+    state = game.new(config, seed)
+    for step, (seat, index) in enumerate(decisions):
+        try:
+            state.apply(seat, index)
+        except IllegalDecision as exc:
+            raise IllegalDecision(f"decision {step} ({seat}, {index}): {exc}") from exc
+    return state

@@ -1,0 +1,36 @@
+"""Play one game in-process with built-in policies: the loop behind ``kassen play``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from games.contract import Event, Game, GameConfig, GameState
+from games.policies.base import DecisionContext, Policy
+
+
+def play_local(
+    game: Game,
+    config: GameConfig,
+    seed: int,
+    policies: Sequence[Policy],
+    on_events: Callable[[tuple[Event, ...]], None] | None = None,
+    max_decisions: int = 100_000,
+) -> GameState:
+    """Play to the end (or ``max_decisions``) and return the final state.
+
+    Simultaneous decisions are answered in seat order, which keeps the game reproducible.
+    """
+    state = game.new(config, seed)
+    if on_events is not None:
+        on_events(getattr(state, "setup_events", ()))
+    for _ in range(max_decisions):
+        pending = state.pending()
+        if not pending:
+            break
+        for decision in pending:
+            seat = decision.seat
+            ctx = DecisionContext(game.name, seat, decision, lambda s=seat: state.observe(s))
+            events = state.apply(seat, policies[seat].choose(ctx))
+            if on_events is not None:
+                on_events(events)
+    return state

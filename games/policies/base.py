@@ -1,0 +1,37 @@
+"""What a policy is given, and what it must answer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from games.contract import Decision
+
+
+class DecisionContext:
+    """One request to decide: the seat, the decision, and the seat's observation.
+
+    The observation is built only when a policy asks for it (``random`` never does), which
+    keeps in-process tournaments fast.
+    """
+
+    __slots__ = ("_observation", "_observe", "decision", "game", "seat")
+
+    def __init__(self, game: str, seat: int, decision: Decision, observe: Callable[[], Any]) -> None:
+        self.game = game
+        self.seat = seat
+        self.decision = decision
+        self._observe = observe
+        self._observation: Any = None
+
+    @property
+    def observation(self) -> Any:
+        if self._observation is None:
+            self._observation = self._observe()
+        return self._observation
+
+
+class Policy(Protocol):
+    """Chooses an option index for each decision request."""
+
+    def choose(self, ctx: DecisionContext) -> int: ...

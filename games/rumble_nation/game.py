@@ -1,0 +1,25 @@
+"""Rumble Nation (天下鳴動) as a registered game."""
+
+from __future__ import annotations
+
+from games.contract import Event, GameConfig, check_config
+from games.rumble_nation.components import PLAYER_COUNTS, VARIANTS
+from games.rumble_nation.describe import describe
+from games.rumble_nation.state import RumbleNationState
+
+
+class RumbleNation:
+    name = "rumble-nation"
+    title = "Rumble Nation"
+    variants = VARIANTS
+    player_counts = PLAYER_COUNTS
+
+    def new(self, config: GameConfig, seed: int) -> RumbleNationState:
+        check_config(self, config)
+        return RumbleNationState(config, seed)
+
+    def describe(self, event: Event) -> str:
+        return describe(event)
+
+
+GAME = RumbleNation()

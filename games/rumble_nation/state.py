@@ -1,0 +1,561 @@
+"""Rumble Nation: setup, the deployment phase and the turn structure.
+
+The flow reads like the rulebook (seed 001 §3-4): set up, (advanced) draft daimyo cards, then
+players in turn order either deploy by the dice or use one tactic (or daimyo) card, until every
+stock is empty; then the war phase resolves castles 2..12 (``war.py``) and the game is scored.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.contract import (
+    Decision,
+    Event,
+    GameConfig,
+    GameState,
+    IllegalDecision,
+    Option,
+    Outcome,
+)
+from games.rumble_nation import options as opt
+from games.rumble_nation.board import AREA_COUNT, AREAS
+from games.rumble_nation.cards import DAIMYO_CARDS, TACTIC_CARDS
+from games.rumble_nation.components import (
+    CASTLE_NUMBERS,
+    DISPLAY_EXTRA,
+    REINFORCEMENT_POOL,
+    SOLDIERS_ADVANCED,
+    SOLDIERS_BASE,
+    SOLDIERS_FOR_DIE,
+    SWORD_CHIPS,
+)
+from games.rumble_nation.daimyo import DAIMYO_EFFECTS
+from games.rumble_nation.effects import Effect
+from games.rumble_nation.tactics import TACTIC_EFFECTS
+from games.rumble_nation.view import AreaView, PlayerView, RumbleNationView
+from games.rumble_nation.war import resolve_war
+
+DRAFT, DEPLOY, OVER = "draft", "deploy", "over"
+TURN, AFTER_ROLL, EFFECT = "turn", "after_roll", "effect"
+OFF_MAP = -1
+
+
+def split_options(
+    dice: tuple[int, ...], stock: int, daimyo: bool, rerolled: bool
+) -> tuple[Option, ...]:
+    """Reroll (unless used) and every distinct split of the dice into pair + single (R5, R6)."""
+    d0, d1, d2 = dice
+    found: list[Option] = [] if rerolled else [opt.REROLL]
+    for pair, single in ((d1 + d2, d0), (d0 + d2, d1), (d0 + d1, d2)):
+        wanted = SOLDIERS_FOR_DIE[single]
+        if not daimyo:
+            choices = [opt.place(pair, min(wanted, stock), False)]
+        elif stock >= wanted:
+            choices = [opt.place(pair, wanted, False), opt.place(pair, wanted - 1, True)]
+        else:
+            choices = [opt.place(pair, stock, True)]
+        found.extend(choice for choice in choices if choice not in found)
+    return tuple(found)
+
+
+#: split_options by (dice, min(stock, 3), daimyo in stock, rerolled): the same in every game.
+_SPLITS: dict[tuple[Any, ...], tuple[Option, ...]] = {}
+
+
+class RumbleNationState(GameState):
+    """A game of Rumble Nation for 2-4 players, base or advanced (daimyo) rules."""
+
+    def __init__(self, config: GameConfig, seed: int) -> None:
+        self.config = config
+        self.seed = seed
+        self.history = []
+        self.n = n = config.players
+        self.advanced = config.variant == "advanced"
+        self.rng = random.Random(seed)
+        rng = self.rng
+
+        # Setup 1: shuffle the large castle tokens onto the eleven areas.
+        castles = list(CASTLE_NUMBERS)
+        rng.shuffle(castles)
+        self.castle_of: list[int] = castles
+        self.area_of: list[int] = [OFF_MAP] * 13
+        for a, c in enumerate(castles):
+            self.area_of[c] = a
+        # Setup 2: players + 1 tactic cards face up; the rest are out of the game.
+        deck = [card.id for card in TACTIC_CARDS]
+        rng.shuffle(deck)
+        self.tactic_display: list[str] = deck[: n + DISPLAY_EXTRA]
+        self.tactic_used: list[str | None] = [None] * n
+        # Setup 3-4: sword chips by player count; each player's soldiers form their stock.
+        self.swords_left: list[int] = list(SWORD_CHIPS[n])
+        self.sword: list[int] = [0] * n
+        self.stock: list[int] = [SOLDIERS_ADVANCED if self.advanced else SOLDIERS_BASE] * n
+        self.on_map: list[int] = [0] * n
+        self.soldiers: list[list[int]] = [[0] * n for _ in range(AREA_COUNT)]
+        self.reinforcements: list[list[int]] = [[0] * n for _ in range(AREA_COUNT)]
+        self.pool = REINFORCEMENT_POOL
+        self.resolved: list[bool] = [False] * AREA_COUNT
+        self.tokens: list[list[tuple[int, str]]] = [[] for _ in range(n)]
+        self.score: list[int] = [0] * n
+        self.cutoff = False
+        # Setup 5: a random start player; play goes clockwise (ascending seat numbers).
+        self.start_player = rng.randrange(n)
+        self.current = self.start_player
+        self.dice: tuple[int, ...] = ()
+        self.rerolled = False
+        self.effect: Effect | None = None
+        # Advanced setup: a daimyo replaces 2 soldiers; draft players + 1 daimyo cards face up.
+        self.daimyo_at: list[int] = [OFF_MAP] * n
+        self.daimyo_in_stock: list[bool] = [self.advanced] * n
+        self.daimyo_card: list[str | None] = [None] * n
+        self.daimyo_revealed: list[bool] = [False] * n
+        self.daimyo_seen: list[tuple[str, ...]] = [()] * n
+        self.daimyo_display: tuple[str, ...] = ()
+        self.draft_remaining: list[str] = []
+        self.draft_order: tuple[int, ...] = ()
+        self._events: list[Event] = []
+        self._pending: tuple[Decision, ...] = ()
+        self._outcome: Outcome | None = None
+        self._emit(
+            "setup",
+            castles={AREAS[a].id: c for a, c in enumerate(castles)},
+            tactic_display=tuple(self.tactic_display),
+            start_player=self.start_player,
+        )
+        if self.advanced:
+            cards = [card.id for card in DAIMYO_CARDS]
+            rng.shuffle(cards)
+            self.daimyo_display = tuple(cards[: n + DISPLAY_EXTRA])
+            self.draft_remaining = list(self.daimyo_display)
+            # From the start player's right, counter-clockwise: start-1, start-2, ..., start.
+            self.draft_order = tuple((self.start_player - 1 - i) % n for i in range(n))
+            self.phase = DRAFT
+            self.step = DRAFT
+            self._emit("daimyo_display", cards=self.daimyo_display, order=self.draft_order)
+        else:
+            self.phase = DEPLOY
+            self.step = TURN
+        self._settle()
+        self.setup_events: tuple[Event, ...] = tuple(self._events)
+        self._events = []
+
+    # ------------------------------------------------------------------ the contract
+
+    def pending(self) -> tuple[Decision, ...]:
+        return self._pending
+
+    def apply(self, seat: int, option_index: int) -> tuple[Event, ...]:
+        pending = self._pending
+        if not pending:
+            raise IllegalDecision("the game is over")
+        decision = pending[0]
+        if seat != decision.seat:
+            raise IllegalDecision(f"seat {seat} is not to decide now (seat {decision.seat} is)")
+        if not 0 <= option_index < len(decision.options):
+            raise IllegalDecision(
+                f"option {option_index} out of range (0..{len(decision.options) - 1})"
+            )
+        self.history.append((seat, option_index))
+        self._events = []
+        self._choose(decision.options[option_index].value)
+        self._settle()
+        return tuple(self._events)
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
+    # ------------------------------------------------------------------ pieces
+
+    def _emit(self, kind: str, **data: Any) -> None:
+        self._events.append(Event(kind, data))
+
+    def move(self, owner: int, src: int, dst: int, count: int) -> None:
+        """Move ``count`` soldiers of ``owner`` from ``src`` to ``dst``."""
+        self.soldiers[src][owner] -= count
+        self.soldiers[dst][owner] += count
+        self._emit("move", owner=owner, piece="soldier", src=AREAS[src].id, dst=AREAS[dst].id, count=count)
+
+    def move_daimyo(self, owner: int, dst: int) -> None:
+        src = self.daimyo_at[owner]
+        self.daimyo_at[owner] = dst
+        self._emit("move", owner=owner, piece="daimyo", src=AREAS[src].id, dst=AREAS[dst].id, count=1)
+
+    def to_stock(self, owner: int, area: int, count: int) -> None:
+        """Return ``count`` soldiers of ``owner`` from ``area`` to their stock."""
+        self.soldiers[area][owner] -= count
+        self.on_map[owner] -= count
+        self.stock[owner] += count
+        self._emit("to_stock", owner=owner, area=AREAS[area].id, count=count)
+
+    def from_stock(self, owner: int, area: int, count: int) -> None:
+        """Place ``count`` soldiers of ``owner`` from their stock into ``area``."""
+        self.soldiers[area][owner] += count
+        self.on_map[owner] += count
+        self.stock[owner] -= count
+        self._emit("from_stock", owner=owner, area=AREAS[area].id, count=count)
+
+    def stock_empty(self, seat: int) -> bool:
+        return self.stock[seat] == 0 and not self.daimyo_in_stock[seat]
+
+    # ------------------------------------------------------------------ flow
+
+    def _decision(self) -> Decision | None:
+        """The decision the game waits for now, or None once the game is over."""
+        step = self.step
+        if step == AFTER_ROLL:
+            return Decision(self.current, AFTER_ROLL, self._after_roll_options())
+        if step == TURN:
+            return Decision(self.current, TURN, self._turn_options())
+        if step == EFFECT:
+            effect = self.effect
+            assert effect is not None
+            return Decision(effect.seat, effect.kind(), effect.options(self))
+        if step == DRAFT:
+            return Decision(self._drafting_seat(), "daimyo_draft", tuple(opt.draft(c) for c in self.draft_remaining))
+        return None
+
+    def _drafters_left(self) -> int:
+        return sum(1 for p in self.draft_order if self.daimyo_card[p] is None)
+
+    def _settle(self) -> None:
+        """Find the next decision, taking forced single-option decisions by itself (R4)."""
+        while True:
+            decision = self._decision()
+            if decision is None:
+                self._pending = ()
+                return
+            if len(decision.options) == 1:
+                self._choose(decision.options[0].value)
+                continue
+            self._pending = (decision,)
+            return
+
+    def _choose(self, value: tuple[Any, ...]) -> None:
+        step = self.step
+        if step == AFTER_ROLL:
+            if value[0] == "reroll":
+                self.rerolled = True
+                self._roll()
+            else:
+                self._deploy(value[1], value[2], value[3])
+                self._end_turn()
+        elif step == TURN:
+            what = value[0]
+            if what == "roll":
+                self._roll()
+                self.step = AFTER_ROLL
+            else:
+                self._start_card(what, value[1])
+        elif step == EFFECT:
+            effect = self.effect
+            assert effect is not None
+            if effect.choose(self, value):
+                self.effect = None
+                self._end_turn()
+        elif step == DRAFT:
+            self._draft(value[1])
+
+    def _draft(self, card: str) -> None:
+        seat = self._drafting_seat()
+        self.daimyo_seen[seat] = tuple(self.draft_remaining)
+        self.daimyo_card[seat] = card
+        self.draft_remaining.remove(card)
+        self._emit("daimyo_drafted", seat=seat)
+        if self._drafters_left() == 0:
+            self.draft_remaining = []  # the rest go back to the box, unseen (R3)
+            self.phase = DEPLOY
+            self.step = TURN
+
+    def _drafting_seat(self) -> int:
+        return self.draft_order[len(self.draft_order) - self._drafters_left()]
+
+    # ------------------------------------------------------------------ a turn
+
+    def _turn_options(self) -> tuple[Option, ...]:
+        """Roll, or one usable tactic card, or (advanced) the own daimyo card."""
+        if self.cutoff:
+            return (opt.ROLL,)
+        seat = self.current
+        found = [opt.ROLL]
+        if self.tactic_used[seat] is None:
+            for card in self.tactic_display:
+                if TACTIC_EFFECTS[card].usable(self, seat):
+                    found.append(opt.tactic(card))
+        card = self.daimyo_card[seat]
+        if card is not None and not self.daimyo_revealed[seat] and self.daimyo_at[seat] != OFF_MAP:
+            if DAIMYO_EFFECTS[card].usable(self, seat):
+                found.append(opt.daimyo_card(card))
+        return tuple(found)
+
+    def _roll(self) -> None:
+        rnd = self.rng.random
+        self.dice = dice = (int(rnd() * 6) + 1, int(rnd() * 6) + 1, int(rnd() * 6) + 1)
+        self._events.append(
+            Event("roll", {"seat": self.current, "dice": dice, "reroll": self.rerolled})
+        )
+
+    def _after_roll_options(self) -> tuple[Option, ...]:
+        """Reroll (once per turn), or each distinct way to split the dice (R5, R6)."""
+        seat = self.current
+        stock = self.stock[seat]
+        daimyo = self.daimyo_in_stock[seat]
+        key = (self.dice, stock if stock < 3 else 3, daimyo, self.rerolled)
+        found = _SPLITS.get(key)
+        if found is None:
+            found = _SPLITS[key] = split_options(self.dice, stock, daimyo, self.rerolled)
+        return found
+
+    def _deploy(self, castle: int, soldiers: int, with_daimyo: bool) -> None:
+        seat = self.current
+        area = self.area_of[castle]
+        self.soldiers[area][seat] += soldiers
+        self.stock[seat] -= soldiers
+        self.on_map[seat] += soldiers
+        if with_daimyo:
+            self.daimyo_in_stock[seat] = False
+            self.daimyo_at[seat] = area
+        self._events.append(
+            Event(
+                "deploy",
+                {"seat": seat, "area": AREAS[area].id, "castle": castle,
+                 "soldiers": soldiers, "daimyo": with_daimyo},
+            )
+        )
+
+    def _start_card(self, what: str, card: str) -> None:
+        seat = self.current
+        effect: Effect
+        if what == "tactic":
+            self.tactic_display.remove(card)
+            self.tactic_used[seat] = card
+            effect = TACTIC_EFFECTS[card](seat=seat)
+            self._emit("tactic", seat=seat, card=card)
+        else:
+            self.daimyo_revealed[seat] = True
+            effect = DAIMYO_EFFECTS[card](seat=seat, origin=self.daimyo_at[seat])  # type: ignore[call-arg]
+            self._emit("daimyo_card", seat=seat, card=card)
+        self.effect = effect
+        self.step = EFFECT
+
+    def _end_turn(self) -> None:
+        """Sword chips for emptied stocks, then the next player with pieces, or the war."""
+        self.dice = ()
+        self.rerolled = False
+        seat = self.current  # only the player whose turn it is can empty a stock
+        if self.sword[seat] == 0 and self.stock_empty(seat):
+            self.sword[seat] = self.swords_left.pop(0)
+            self._emit("sword", seat=seat, value=self.sword[seat])
+            if not self.cutoff:
+                self.cutoff = True  # R13: no card may be used from now on
+                self._emit("cutoff")
+        n, stock, daimyo_in_stock = self.n, self.stock, self.daimyo_in_stock
+        for step in range(1, n + 1):
+            seat = (self.current + step) % n
+            if stock[seat] or daimyo_in_stock[seat]:
+                self.current = seat
+                if self.cutoff:
+                    # R4: after the cut-off rolling is the only choice, so the turn starts with it.
+                    self._roll()
+                    self.step = AFTER_ROLL
+                else:
+                    self.step = TURN
+                return
+        self.phase = OVER
+        self.step = OVER
+        resolve_war(self)
+        self._outcome = self._final_outcome()
+        self._emit("game_over", scores=self._outcome.scores, ranking=self._outcome.ranking)
+
+    def award(self, seat: int, castle: int, size: str, value: int) -> None:
+        self.tokens[seat].append((castle, size))
+        self.score[seat] += value
+
+    def _final_outcome(self) -> Outcome:
+        """Highest score wins; ties go to the higher sword chip, so there are no ties."""
+        ranking = sorted(range(self.n), key=lambda p: (self.score[p], self.sword[p]), reverse=True)
+        return Outcome(
+            scores=tuple(self.score),
+            ranking=tuple(ranking),
+            tiebreak={"sword": tuple(self.sword)},
+        )
+
+    # ------------------------------------------------------------------ views and copies
+
+    def observe(self, seat: int | None) -> RumbleNationView:
+        n = range(self.n)
+        areas = tuple(
+            AreaView(
+                id=AREAS[a].id,
+                castle=self.castle_of[a],
+                soldiers=tuple(self.soldiers[a]),
+                reinforcements=tuple(self.reinforcements[a]),
+                daimyo=tuple(self.daimyo_at[p] == a for p in n),
+                resolved=self.resolved[a],
+            )
+            for a in range(AREA_COUNT)
+        )
+        seats = tuple(
+            PlayerView(
+                stock=self.stock[p],
+                daimyo_in_stock=self.daimyo_in_stock[p],
+                daimyo_area=AREAS[self.daimyo_at[p]].id if self.daimyo_at[p] != OFF_MAP else None,
+                sword=self.sword[p],
+                tactic_used=self.tactic_used[p],
+                daimyo_card=self.daimyo_card[p] if (p == seat or self.daimyo_revealed[p]) else None,
+                daimyo_revealed=self.daimyo_revealed[p],
+                score=self.score[p],
+                tokens=tuple(self.tokens[p]),
+            )
+            for p in n
+        )
+        effect = None
+        if self.effect is not None:
+            effect = {"card": self.effect.card, **self.effect.fields()}
+        return RumbleNationView(
+            viewer=seat,
+            players=self.n,
+            variant=self.config.variant,
+            phase=self.phase,
+            step=self.step,
+            current=self.current,
+            start_player=self.start_player,
+            areas=areas,
+            seats=seats,
+            tactic_display=tuple(self.tactic_display),
+            swords_left=tuple(self.swords_left),
+            cutoff=self.cutoff,
+            dice=self.dice,
+            rerolled=self.rerolled,
+            reinforcement_pool=self.pool,
+            daimyo_display=self.daimyo_display,
+            daimyo_seen=self.daimyo_seen[seat] if seat is not None else (),
+            draft_order=self.draft_order,
+            effect=effect,
+        )
+
+    def clone(self) -> RumbleNationState:
+        new = object.__new__(RumbleNationState)
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        for name in (
+            "castle_of", "area_of", "tactic_display", "tactic_used", "swords_left", "sword",
+            "stock", "on_map", "resolved", "score", "daimyo_at", "daimyo_in_stock",
+            "daimyo_card", "daimyo_revealed", "daimyo_seen", "draft_remaining",
+        ):
+            setattr(new, name, list(getattr(self, name)))
+        new.soldiers = [row[:] for row in self.soldiers]
+        new.reinforcements = [row[:] for row in self.reinforcements]
+        new.tokens = [list(t) for t in self.tokens]
+        new.effect = self.effect.copy() if self.effect is not None else None
+        new._events = []
+        return new
+
+    def determinize(self, seat: int, seed: int) -> RumbleNationState:
+        """Resample the daimyo cards ``seat`` cannot know (R3) and reseed the dice."""
+        new = self.clone()
+        rng = random.Random(seed)
+        new.rng = random.Random(rng.getrandbits(64))
+        new._resample_hidden_daimyo(seat, rng)
+        return new
+
+    def _resample_hidden_daimyo(self, seat: int, rng: random.Random) -> None:
+        """Give other seats' unrevealed daimyo cards a draw consistent with ``seat``'s view."""
+        hidden = [
+            p for p in range(self.n)
+            if p != seat and self.daimyo_card[p] is not None and not self.daimyo_revealed[p]
+        ]
+        if not hidden or seat not in self.draft_order:
+            return
+        known = {self.daimyo_card[p] for p in range(self.n) if p == seat or self.daimyo_revealed[p]}
+        seen = set(self.daimyo_seen[seat])
+        order = self.draft_order
+        my_turn = order.index(seat)
+        # Earlier pickers took cards the viewer never saw; later ones took from what it left.
+        unseen = sorted({c.id for c in DAIMYO_CARDS} - seen - known)
+        left = sorted(seen - known)
+        rng.shuffle(unseen)
+        rng.shuffle(left)
+        for p, card in zip([p for p in hidden if order.index(p) < my_turn], unseen, strict=False):
+            self.daimyo_card[p] = card
+        for p, card in zip([p for p in hidden if order.index(p) > my_turn], left, strict=False):
+            self.daimyo_card[p] = card
+
+    @classmethod
+    def from_view(cls, view: RumbleNationView, seed: int) -> RumbleNationState:
+        """A playable state consistent with a seat's view of the deployment or war phase.
+
+        Hidden daimyo cards are sampled (R3) and future dice come from ``seed``: this is how a
+        bot outside the referee builds a state to search on.
+        """
+        if view.phase == DRAFT:
+            raise ValueError("from_view needs a view after the daimyo draft")
+        n = view.players
+        new = cls(GameConfig(n, view.variant), seed)
+        index = {area.id: i for i, area in enumerate(AREAS)}
+        new.castle_of = [view.areas[a].castle for a in range(AREA_COUNT)]
+        new.area_of = [OFF_MAP] * 13
+        for a, c in enumerate(new.castle_of):
+            new.area_of[c] = a
+        new.soldiers = [list(area.soldiers) for area in view.areas]
+        new.reinforcements = [list(area.reinforcements) for area in view.areas]
+        new.resolved = [area.resolved for area in view.areas]
+        seats = view.seats
+        new.stock = [p.stock for p in seats]
+        new.on_map = [sum(row[p] for row in new.soldiers) for p in range(n)]
+        new.daimyo_in_stock = [p.daimyo_in_stock for p in seats]
+        new.daimyo_at = [index[p.daimyo_area] if p.daimyo_area else OFF_MAP for p in seats]
+        new.sword = [p.sword for p in seats]
+        new.tactic_used = [p.tactic_used for p in seats]
+        new.daimyo_revealed = [p.daimyo_revealed for p in seats]
+        new.score = [p.score for p in seats]
+        new.tokens = [list(p.tokens) for p in seats]
+        new.tactic_display = list(view.tactic_display)
+        new.swords_left = list(view.swords_left)
+        new.cutoff = view.cutoff
+        new.phase, new.step, new.current = view.phase, view.step, view.current
+        new.start_player = view.start_player
+        new.dice, new.rerolled = tuple(view.dice), view.rerolled
+        new.pool = view.reinforcement_pool
+        new.daimyo_display = tuple(view.daimyo_display)
+        new.draft_order = tuple(view.draft_order)
+        new.draft_remaining = []
+        if view.viewer is not None:
+            new.daimyo_seen = [()] * n
+            new.daimyo_seen[view.viewer] = tuple(view.daimyo_seen)
+        new.daimyo_card = [p.daimyo_card for p in seats]
+        if view.variant == "advanced" and view.viewer is not None:
+            # Placeholders for the unknown cards, then a consistent draw (R3).
+            for p in range(n):
+                if new.daimyo_card[p] is None:
+                    new.daimyo_card[p] = "?"
+            new._resample_hidden_daimyo(view.viewer, random.Random(seed))
+        new.effect = None
+        if view.effect is not None:
+            fields = dict(view.effect)
+            card = fields.pop("card")
+            effect_cls = TACTIC_EFFECTS.get(card) or DAIMYO_EFFECTS[card]
+            new.effect = effect_cls(**fields)
+        new._outcome = None
+        new._events = []
+        new._settle()
+        return new
+
+    def canonical(self) -> tuple[Any, ...]:
+        return (
+            self.phase, self.step, self.current, self.start_player, tuple(self.castle_of),
+            tuple(map(tuple, self.soldiers)), tuple(map(tuple, self.reinforcements)),
+            tuple(self.stock), tuple(self.daimyo_at), tuple(self.daimyo_in_stock),
+            tuple(self.daimyo_card), tuple(self.daimyo_revealed), tuple(self.tactic_display),
+            tuple(self.tactic_used), tuple(self.sword), tuple(self.swords_left), self.cutoff,
+            self.dice, self.rerolled, self.pool, tuple(self.resolved),
+            tuple(map(tuple, self.tokens)), tuple(self.score),
+            self.effect.fields() if self.effect else None, self.rng.getstate(),
+        )

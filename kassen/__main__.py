@@ -1,0 +1,3 @@
+from kassen.cli import main
+
+raise SystemExit(main())
