@@ -159,7 +159,9 @@ def check_config(game: Game, config: GameConfig) -> None:
         raise InvalidConfig(f"{game.name} is for {counts} players, not {config.players}")
 
 
-def replay(game: Game, config: GameConfig, seed: int, decisions: Sequence[tuple[int, int]]) -> GameState:
+def replay(
+    game: Game, config: GameConfig, seed: int, decisions: Sequence[tuple[int, int]]
+) -> GameState:
     """Re-simulate a recorded game. Raises :class:`IllegalDecision` if the record is not legal."""
     state = game.new(config, seed)
     for step, (seat, index) in enumerate(decisions):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from games.contract import Event, Game, GameConfig, GameState
 from games.policies.base import DecisionContext, Policy
@@ -29,7 +30,7 @@ def play_local(
             break
         for decision in pending:
             seat = decision.seat
-            ctx = DecisionContext(game.name, seat, decision, lambda s=seat: state.observe(s))
+            ctx = DecisionContext(game.name, seat, decision, partial(state.observe, seat))
             events = state.apply(seat, policies[seat].choose(ctx))
             if on_events is not None:
                 on_events(events)

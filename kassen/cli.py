@@ -53,7 +53,9 @@ def _play(args: argparse.Namespace) -> int:
     if len(names) != args.players:
         raise UsageError(f"--bots names {len(names)} bots for {args.players} players")
     try:
-        policies = [make_policy(name, game.name, seed * 131 + seat) for seat, name in enumerate(names)]
+        policies = [
+            make_policy(name, game.name, seed * 131 + seat) for seat, name in enumerate(names)
+        ]
         game.new(config, seed)  # validates the configuration before anything is printed
     except (UnknownPolicy, InvalidConfig) as exc:
         raise UsageError(str(exc)) from None

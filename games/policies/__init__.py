@@ -8,4 +8,11 @@ from games.policies.base import DecisionContext, Policy
 from games.policies.random_policy import RandomPolicy
 from games.policies.registry import POLICY_NAMES, UnknownPolicy, make_policy
 
-__all__ = ["POLICY_NAMES", "DecisionContext", "Policy", "RandomPolicy", "UnknownPolicy", "make_policy"]
+__all__ = [
+    "POLICY_NAMES",
+    "DecisionContext",
+    "Policy",
+    "RandomPolicy",
+    "UnknownPolicy",
+    "make_policy",
+]

@@ -17,7 +17,9 @@ class DecisionContext:
 
     __slots__ = ("_observation", "_observe", "decision", "game", "seat")
 
-    def __init__(self, game: str, seat: int, decision: Decision, observe: Callable[[], Any]) -> None:
+    def __init__(
+        self, game: str, seat: int, decision: Decision, observe: Callable[[], Any]
+    ) -> None:
         self.game = game
         self.seat = seat
         self.decision = decision

@@ -193,7 +193,9 @@ class Otomo(Effect):
     done_areas: tuple[int, ...] = ()
 
     @classmethod
-    def _areas(cls, s: RumbleNationState, seat: int, origin: int, done: tuple[int, ...]) -> list[int]:
+    def _areas(
+        cls, s: RumbleNationState, seat: int, origin: int, done: tuple[int, ...]
+    ) -> list[int]:
         return [b for b in ADJ[origin] if b not in done and has_opponent(s, b, seat)]
 
     @classmethod

@@ -19,7 +19,9 @@ def _area(area_id: str) -> str:
 
 
 def _setup(d: Mapping[str, Any]) -> str:
-    castles = ", ".join(f"{_area(a)} {c}" for a, c in sorted(d["castles"].items(), key=lambda x: x[1]))
+    castles = ", ".join(
+        f"{_area(a)} {c}" for a, c in sorted(d["castles"].items(), key=lambda x: x[1])
+    )
     cards = ", ".join(TACTIC_BY_ID[c].name for c in d["tactic_display"])
     return f"Castles: {castles}\nTactic cards on display: {cards}\n{_p(d['start_player'])} starts"
 
@@ -40,7 +42,11 @@ def _battle(d: Mapping[str, Any]) -> str:
 
 
 def _move(d: Mapping[str, Any]) -> str:
-    piece = "the daimyo" if d["piece"] == "daimyo" else f"{d['count']} soldier{'s' if d['count'] != 1 else ''}"
+    piece = (
+        "the daimyo"
+        if d["piece"] == "daimyo"
+        else f"{d['count']} soldier{'s' if d['count'] != 1 else ''}"
+    )
     return f"    {piece} of {_p(d['owner'])}: {_area(d['src'])} -> {_area(d['dst'])}"
 
 
@@ -52,23 +58,35 @@ def _game_over(d: Mapping[str, Any]) -> str:
 
 _LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "setup": _setup,
-    "daimyo_display": lambda d: "Daimyo cards on display: "
-    + ", ".join(DAIMYO_BY_ID[c].name for c in d["cards"]),
+    "daimyo_display": lambda d: (
+        "Daimyo cards on display: " + ", ".join(DAIMYO_BY_ID[c].name for c in d["cards"])
+    ),
     "daimyo_drafted": lambda d: f"{_p(d['seat'])} takes a daimyo card (face down)",
-    "roll": lambda d: f"{_p(d['seat'])} {'re' if d['reroll'] else ''}rolls "
-    + " ".join(map(str, d["dice"])),
+    "roll": lambda d: (
+        f"{_p(d['seat'])} {'re' if d['reroll'] else ''}rolls " + " ".join(map(str, d["dice"]))
+    ),
     "deploy": _deploy,
     "tactic": lambda d: f"  {_p(d['seat'])} uses tactic card {TACTIC_BY_ID[d['card']].name}",
-    "daimyo_card": lambda d: f"  {_p(d['seat'])} reveals daimyo card {DAIMYO_BY_ID[d['card']].name}",
+    "daimyo_card": lambda d: (
+        f"  {_p(d['seat'])} reveals daimyo card {DAIMYO_BY_ID[d['card']].name}"
+    ),
     "move": _move,
-    "to_stock": lambda d: f"    {d['count']} soldier(s) of {_p(d['owner'])} leave {_area(d['area'])} for the stock",
-    "from_stock": lambda d: f"    {d['count']} soldier(s) of {_p(d['owner'])} enter {_area(d['area'])} from the stock",
+    "to_stock": lambda d: (
+        f"    {d['count']} soldier(s) of {_p(d['owner'])} leave {_area(d['area'])} for the stock"
+    ),
+    "from_stock": lambda d: (
+        f"    {d['count']} soldier(s) of {_p(d['owner'])} enter {_area(d['area'])} from the stock"
+    ),
     "sword": lambda d: f"  {_p(d['seat'])} has placed everything and takes sword chip {d['value']}",
     "cutoff": lambda d: "  From now on no card may be used.",
     "war": lambda d: "War phase",
     "battle": _battle,
-    "set_aside": lambda d: f"  Castle {d['castle']} {_area(d['area'])}: nobody there, token set aside",
-    "reinforce": lambda d: f"    {_p(d['seat'])} sends {d['count']} reinforcement(s) to {_area(d['area'])} ({d['castle']})",
+    "set_aside": lambda d: (
+        f"  Castle {d['castle']} {_area(d['area'])}: nobody there, token set aside"
+    ),
+    "reinforce": lambda d: (
+        f"    {_p(d['seat'])} sends {d['count']} reinforcement(s) to {_area(d['area'])} ({d['castle']})"
+    ),
     "game_over": _game_over,
 }
 

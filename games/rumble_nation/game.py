@@ -9,10 +9,10 @@ from games.rumble_nation.state import RumbleNationState
 
 
 class RumbleNation:
-    name = "rumble-nation"
-    title = "Rumble Nation"
-    variants = VARIANTS
-    player_counts = PLAYER_COUNTS
+    name: str = "rumble-nation"
+    title: str = "Rumble Nation"
+    variants: tuple[str, ...] = VARIANTS
+    player_counts: tuple[int, ...] = PLAYER_COUNTS
 
     def new(self, config: GameConfig, seed: int) -> RumbleNationState:
         check_config(self, config)

@@ -101,7 +101,12 @@ class GreedyPolicy:
 def _best_completion(s: RumbleNationState, seat: int, budget: list[int]) -> float:
     """Best evaluation reachable while ``seat`` is still resolving the same card."""
     pending = s.pending()
-    if not pending or pending[0].seat != seat or pending[0].kind in (TURN, AFTER_ROLL) or budget[0] <= 0:
+    if (
+        not pending
+        or pending[0].seat != seat
+        or pending[0].kind in (TURN, AFTER_ROLL)
+        or budget[0] <= 0
+    ):
         return evaluate(s, seat)
     best = float("-inf")
     for index in range(len(pending[0].options)):

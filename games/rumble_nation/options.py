@@ -61,7 +61,9 @@ def seat(index: int) -> Option:
 @cache
 def piece_to(piece: str, index: int) -> Option:
     """Chōsokabe: move a ``soldier`` or the ``daimyo`` to an area."""
-    return Option(f"{piece}:{AREAS[index].id}", f"Move a {piece} to {AREAS[index].name}", (piece, index))
+    return Option(
+        f"{piece}:{AREAS[index].id}", f"Move a {piece} to {AREAS[index].name}", (piece, index)
+    )
 
 
 def areas(indices: list[int] | tuple[int, ...]) -> tuple[Option, ...]:

@@ -179,12 +179,16 @@ class RumbleNationState(GameState):
         """Move ``count`` soldiers of ``owner`` from ``src`` to ``dst``."""
         self.soldiers[src][owner] -= count
         self.soldiers[dst][owner] += count
-        self._emit("move", owner=owner, piece="soldier", src=AREAS[src].id, dst=AREAS[dst].id, count=count)
+        self._emit(
+            "move", owner=owner, piece="soldier", src=AREAS[src].id, dst=AREAS[dst].id, count=count
+        )
 
     def move_daimyo(self, owner: int, dst: int) -> None:
         src = self.daimyo_at[owner]
         self.daimyo_at[owner] = dst
-        self._emit("move", owner=owner, piece="daimyo", src=AREAS[src].id, dst=AREAS[dst].id, count=1)
+        self._emit(
+            "move", owner=owner, piece="daimyo", src=AREAS[src].id, dst=AREAS[dst].id, count=1
+        )
 
     def to_stock(self, owner: int, area: int, count: int) -> None:
         """Return ``count`` soldiers of ``owner`` from ``area`` to their stock."""
@@ -217,7 +221,11 @@ class RumbleNationState(GameState):
             assert effect is not None
             return Decision(effect.seat, effect.kind(), effect.options(self))
         if step == DRAFT:
-            return Decision(self._drafting_seat(), "daimyo_draft", tuple(opt.draft(c) for c in self.draft_remaining))
+            return Decision(
+                self._drafting_seat(),
+                "daimyo_draft",
+                tuple(opt.draft(c) for c in self.draft_remaining),
+            )
         return None
 
     def _drafters_left(self) -> int:
@@ -287,10 +295,14 @@ class RumbleNationState(GameState):
             for card in self.tactic_display:
                 if TACTIC_EFFECTS[card].usable(self, seat):
                     found.append(opt.tactic(card))
-        card = self.daimyo_card[seat]
-        if card is not None and not self.daimyo_revealed[seat] and self.daimyo_at[seat] != OFF_MAP:
-            if DAIMYO_EFFECTS[card].usable(self, seat):
-                found.append(opt.daimyo_card(card))
+        daimyo = self.daimyo_card[seat]
+        if (
+            daimyo is not None
+            and not self.daimyo_revealed[seat]
+            and self.daimyo_at[seat] != OFF_MAP  # a daimyo card needs the daimyo on the map
+            and DAIMYO_EFFECTS[daimyo].usable(self, seat)
+        ):
+            found.append(opt.daimyo_card(daimyo))
         return tuple(found)
 
     def _roll(self) -> None:
@@ -323,8 +335,13 @@ class RumbleNationState(GameState):
         self._events.append(
             Event(
                 "deploy",
-                {"seat": seat, "area": AREAS[area].id, "castle": castle,
-                 "soldiers": soldiers, "daimyo": with_daimyo},
+                {
+                    "seat": seat,
+                    "area": AREAS[area].id,
+                    "castle": castle,
+                    "soldiers": soldiers,
+                    "daimyo": with_daimyo,
+                },
             )
         )
 
@@ -446,9 +463,22 @@ class RumbleNationState(GameState):
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
         for name in (
-            "castle_of", "area_of", "tactic_display", "tactic_used", "swords_left", "sword",
-            "stock", "on_map", "resolved", "score", "daimyo_at", "daimyo_in_stock",
-            "daimyo_card", "daimyo_revealed", "daimyo_seen", "draft_remaining",
+            "castle_of",
+            "area_of",
+            "tactic_display",
+            "tactic_used",
+            "swords_left",
+            "sword",
+            "stock",
+            "on_map",
+            "resolved",
+            "score",
+            "daimyo_at",
+            "daimyo_in_stock",
+            "daimyo_card",
+            "daimyo_revealed",
+            "daimyo_seen",
+            "draft_remaining",
         ):
             setattr(new, name, list(getattr(self, name)))
         new.soldiers = [row[:] for row in self.soldiers]
@@ -469,7 +499,8 @@ class RumbleNationState(GameState):
     def _resample_hidden_daimyo(self, seat: int, rng: random.Random) -> None:
         """Give other seats' unrevealed daimyo cards a draw consistent with ``seat``'s view."""
         hidden = [
-            p for p in range(self.n)
+            p
+            for p in range(self.n)
             if p != seat and self.daimyo_card[p] is not None and not self.daimyo_revealed[p]
         ]
         if not hidden or seat not in self.draft_order:
@@ -550,12 +581,29 @@ class RumbleNationState(GameState):
 
     def canonical(self) -> tuple[Any, ...]:
         return (
-            self.phase, self.step, self.current, self.start_player, tuple(self.castle_of),
-            tuple(map(tuple, self.soldiers)), tuple(map(tuple, self.reinforcements)),
-            tuple(self.stock), tuple(self.daimyo_at), tuple(self.daimyo_in_stock),
-            tuple(self.daimyo_card), tuple(self.daimyo_revealed), tuple(self.tactic_display),
-            tuple(self.tactic_used), tuple(self.sword), tuple(self.swords_left), self.cutoff,
-            self.dice, self.rerolled, self.pool, tuple(self.resolved),
-            tuple(map(tuple, self.tokens)), tuple(self.score),
-            self.effect.fields() if self.effect else None, self.rng.getstate(),
+            self.phase,
+            self.step,
+            self.current,
+            self.start_player,
+            tuple(self.castle_of),
+            tuple(map(tuple, self.soldiers)),
+            tuple(map(tuple, self.reinforcements)),
+            tuple(self.stock),
+            tuple(self.daimyo_at),
+            tuple(self.daimyo_in_stock),
+            tuple(self.daimyo_card),
+            tuple(self.daimyo_revealed),
+            tuple(self.tactic_display),
+            tuple(self.tactic_used),
+            tuple(self.sword),
+            tuple(self.swords_left),
+            self.cutoff,
+            self.dice,
+            self.rerolled,
+            self.pool,
+            tuple(self.resolved),
+            tuple(map(tuple, self.tokens)),
+            tuple(self.score),
+            self.effect.fields() if self.effect else None,
+            self.rng.getstate(),
         )

@@ -66,10 +66,7 @@ class OverTheMountain(Effect):
     @classmethod
     def usable(cls, s: RumbleNationState, seat: int) -> bool:
         links = cls.links
-        for a, row in enumerate(s.soldiers):
-            if row[seat] >= 2 and links[a]:
-                return True
-        return False
+        return any(row[seat] >= 2 and links[a] for a, row in enumerate(s.soldiers))
 
     def step(self) -> str:
         return "source" if self.source == NONE else "destination"
@@ -249,7 +246,9 @@ class Exile(Effect):
 
     @classmethod
     def _areas(cls, s: RumbleNationState, seat: int) -> list[int]:
-        return [a for a in range(AREA_COUNT) if s.soldiers[a][seat] > 0 and has_opponent(s, a, seat)]
+        return [
+            a for a in range(AREA_COUNT) if s.soldiers[a][seat] > 0 and has_opponent(s, a, seat)
+        ]
 
     @classmethod
     def usable(cls, s: RumbleNationState, seat: int) -> bool:

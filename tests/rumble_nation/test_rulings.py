@@ -1,0 +1,135 @@
+"""One test per ruling of games/rumble_nation/rulings.py (the id is in each test's name).
+
+Rulings covered by the card tests (R7, R8, R10, R13, R14, R15) are named there; the last test
+here checks that every ruling id is named by some test.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from games import GameConfig
+from games.rumble_nation import GAME
+from games.rumble_nation.board import AREA_INDEX
+from games.rumble_nation.rulings import RULINGS, ruling
+from games.rumble_nation.war import resolve_battle
+from tests.rumble_nation.scenario import choose, count, keys, kind, position
+
+
+def test_R1_daimyo_alone_makes_an_area_eligible_for_reinforcements() -> None:
+    assert "daimyo counts" in ruling("R1")
+    # usuki (castle 2) is won by seat 0; oko (3) holds only seat 0's daimyo.
+    state = position(
+        2, advanced=True, soldiers={"usuki": {0: 1}, "oko": {1: 1}}, daimyo_at={0: "oko"}
+    )
+    state.sword = [2, 1]
+    resolve_battle(state, 2)
+    assert state.reinforcements[AREA_INDEX["oko"]] == [1, 0]
+
+
+def test_R2_short_pool_serves_targets_in_castle_order_and_refills_from_resolved_areas() -> None:
+    state = position(
+        3, soldiers={"usuki": {0: 1}, "oko": {0: 1}, "shuri": {0: 1}, "yoshida": {0: 1}}
+    )
+    state.sword = [3, 2, 1]
+    state.pool = 3
+    resolve_battle(state, 2)  # usuki: targets oko (3), shuri (4), yoshida (5), 2 each
+    assert state.reinforcements[AREA_INDEX["oko"]][0] == 2
+    assert state.reinforcements[AREA_INDEX["shuri"]][0] == 1
+    assert state.reinforcements[AREA_INDEX["yoshida"]][0] == 0
+    assert state.pool == 0
+    resolve_battle(state, 3)  # oko resolved: its 2 go back, then oko's win sends 2 to yoshida
+    assert state.reinforcements[AREA_INDEX["yoshida"]][0] == 2
+    assert state.pool == 0
+
+
+def test_R3_other_seats_never_see_an_unrevealed_daimyo_card() -> None:
+    state = GAME.new(GameConfig(4, "advanced"), 5)
+    while state.phase == "draft":
+        state.apply(state.pending()[0].seat, 0)
+    for viewer in range(4):
+        view = state.observe(viewer)
+        for seat, seen in enumerate(view.seats):
+            assert (seen.daimyo_card is not None) == (seat == viewer)
+        assert view.daimyo_seen == state.daimyo_seen[viewer]
+    spectator = state.observe(None)
+    assert all(seen.daimyo_card is None for seen in spectator.seats)
+    assert spectator.daimyo_seen == ()
+
+
+def test_R3_determinization_keeps_own_card_and_is_consistent_with_what_was_seen() -> None:
+    state = GAME.new(GameConfig(4, "advanced"), 9)
+    while state.phase == "draft":
+        state.apply(state.pending()[0].seat, 0)
+    order = state.draft_order
+    for viewer in range(4):
+        for seed in range(20):
+            guess = state.determinize(viewer, seed)
+            assert guess.daimyo_card[viewer] == state.daimyo_card[viewer]
+            assert len(set(guess.daimyo_card)) == 4
+            mine = order.index(viewer)
+            for p in order[mine + 1 :]:
+                assert guess.daimyo_card[p] in state.daimyo_seen[viewer]
+            for p in order[:mine]:
+                assert guess.daimyo_card[p] not in state.daimyo_seen[viewer]
+
+
+def test_R4_single_option_decisions_are_taken_by_the_engine() -> None:
+    state = position(2, soldiers={"oko": {0: 1}}, display=("entering_kyo", "scout"))
+    choose(state, "tactic:entering_kyo")
+    # Only one source (Okō) and one soldier: the card resolves without another question.
+    assert count(state, "kyo", 0) == 1 and count(state, "oko", 0) == 0
+    assert state.current == 1
+
+
+def test_R9_unqualified_adjacency_uses_land_and_sea() -> None:
+    state = position(2, soldiers={"kyo": {0: 1}}, display=("scout", "support"))
+    choose(state, "tactic:scout")
+    assert kind(state) == "scout.destination"
+    assert set(keys(state)) == {"yoshida", "inabayama", "kiyosu", "oko"}
+
+
+def test_R11_entering_kyo_takes_soldiers_one_by_one_from_sea_neighbour_too() -> None:
+    state = position(
+        2, soldiers={"oko": {0: 2}, "kiyosu": {0: 1}}, display=("entering_kyo", "scout")
+    )
+    choose(state, "tactic:entering_kyo")
+    assert set(keys(state)) == {"oko", "kiyosu"}
+    choose(state, "oko")
+    assert set(keys(state)) == {"oko", "kiyosu", "stop"}
+    choose(state, "kiyosu")
+    choose(state, "stop")
+    assert count(state, "kyo", 0) == 2 and count(state, "oko", 0) == 1
+
+
+def test_R12_retreat_second_soldier_may_come_from_the_same_area() -> None:
+    state = position(2, soldiers={"kyo": {0: 2}, "oko": {0: 1}}, display=("retreat", "scout"))
+    choose(state, "tactic:retreat")
+    choose(state, "kyo")
+    assert kind(state) == "retreat.second" and set(keys(state)) == {"kyo", "oko"}
+    choose(state, "kyo")
+    assert count(state, "kyo", 0) == 0 and state.stock[0] == 18 - 1
+
+
+def _rulings_named_by_tests() -> set[str]:
+    """Ruling ids in the names or docstrings of test functions in this folder."""
+    named: set[str] = set()
+    for path in Path(__file__).parent.glob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                text = node.name + " " + (ast.get_docstring(node) or "")
+                named.update(re.findall(r"(?<![A-Za-z0-9])R\d+(?!\d)", text))
+    return named
+
+
+def test_every_ruling_is_named_by_a_test() -> None:
+    missing = sorted(set(RULINGS) - _rulings_named_by_tests(), key=lambda r: int(r[1:]))
+    assert not missing, f"rulings without a test: {missing}"
+
+
+def test_rulings_doc_matches_code() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "rulings" / "rumble-nation.md").read_text()
+    for ruling_id, text in RULINGS.items():
+        assert f"| {ruling_id} | {text} |" in doc, f"{ruling_id} differs in docs/rulings"

@@ -1,0 +1,1 @@
+"""Tournaments and ladders: schedules, the match runner, storage, ratings and reports."""
