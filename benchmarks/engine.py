@@ -36,7 +36,7 @@ def bare_loop(config: GameConfig, seeds: range) -> int:
         pending = state.pending()
         while pending:
             decision = pending[0]
-            state.apply(decision.seat, rng.randrange(len(decision.options)))
+            state.apply(decision.seat, below(rng, len(decision.options)))
             decisions += 1
             pending = state.pending()
     return decisions

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from games.policies.base import DecisionContext
+from games.rng import below
 
 
 class RandomPolicy:
@@ -12,4 +13,4 @@ class RandomPolicy:
         self._rng = random.Random(seed)
 
     def choose(self, ctx: DecisionContext) -> int:
-        return self._rng.randrange(len(ctx.decision.options))
+        return below(self._rng, len(ctx.decision.options))

@@ -19,6 +19,7 @@ from games.contract import (
     Option,
     Outcome,
 )
+from games.rng import below, shuffle
 from games.rumble_nation import options as opt
 from games.rumble_nation.board import AREA_COUNT, AREAS
 from games.rumble_nation.cards import DAIMYO_CARDS, TACTIC_CARDS
@@ -78,14 +79,14 @@ class RumbleNationState(GameState):
 
         # Setup 1: shuffle the large castle tokens onto the eleven areas.
         castles = list(CASTLE_NUMBERS)
-        rng.shuffle(castles)
+        shuffle(rng, castles)
         self.castle_of: list[int] = castles
         self.area_of: list[int] = [OFF_MAP] * 13
         for a, c in enumerate(castles):
             self.area_of[c] = a
         # Setup 2: players + 1 tactic cards face up; the rest are out of the game.
         deck = [card.id for card in TACTIC_CARDS]
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         self.tactic_display: list[str] = deck[: n + DISPLAY_EXTRA]
         self.tactic_used: list[str | None] = [None] * n
         # Setup 3-4: sword chips by player count; each player's soldiers form their stock.
@@ -101,7 +102,7 @@ class RumbleNationState(GameState):
         self.score: list[int] = [0] * n
         self.cutoff = False
         # Setup 5: a random start player; play goes clockwise (ascending seat numbers).
-        self.start_player = rng.randrange(n)
+        self.start_player = below(rng, n)
         self.current = self.start_player
         self.dice: tuple[int, ...] = ()
         self.rerolled = False
@@ -126,7 +127,7 @@ class RumbleNationState(GameState):
         )
         if self.advanced:
             cards = [card.id for card in DAIMYO_CARDS]
-            rng.shuffle(cards)
+            shuffle(rng, cards)
             self.daimyo_display = tuple(cards[: n + DISPLAY_EXTRA])
             self.draft_remaining = list(self.daimyo_display)
             # From the start player's right, counter-clockwise: start-1, start-2, ..., start.
@@ -305,9 +306,18 @@ class RumbleNationState(GameState):
             found.append(opt.daimyo_card(daimyo))
         return tuple(found)
 
+    def _may_use_a_card(self, seat: int) -> bool:
+        """Cheap pre-check: could this seat have any card to play (before the cut-off)?"""
+        return self.tactic_used[seat] is None or (
+            self.daimyo_card[seat] is not None
+            and not self.daimyo_revealed[seat]
+            and self.daimyo_at[seat] != OFF_MAP
+        )
+
     def _roll(self) -> None:
-        rnd = self.rng.random
-        self.dice = dice = (int(rnd() * 6) + 1, int(rnd() * 6) + 1, int(rnd() * 6) + 1)
+        # Three dice from one draw: 216 equally likely outcomes.
+        throw = int(self.rng.random() * 216)
+        self.dice = dice = (throw // 36 + 1, throw // 6 % 6 + 1, throw % 6 + 1)
         self._events.append(
             Event("roll", {"seat": self.current, "dice": dice, "reroll": self.rerolled})
         )
@@ -376,8 +386,8 @@ class RumbleNationState(GameState):
             seat = (self.current + step) % n
             if stock[seat] or daimyo_in_stock[seat]:
                 self.current = seat
-                if self.cutoff:
-                    # R4: after the cut-off rolling is the only choice, so the turn starts with it.
+                if self.cutoff or not self._may_use_a_card(seat):
+                    # R4: rolling is the only choice, so the turn starts with it.
                     self._roll()
                     self.step = AFTER_ROLL
                 else:
@@ -388,10 +398,6 @@ class RumbleNationState(GameState):
         resolve_war(self)
         self._outcome = self._final_outcome()
         self._emit("game_over", scores=self._outcome.scores, ranking=self._outcome.ranking)
-
-    def award(self, seat: int, castle: int, size: str, value: int) -> None:
-        self.tokens[seat].append((castle, size))
-        self.score[seat] += value
 
     def _final_outcome(self) -> Outcome:
         """Highest score wins; ties go to the higher sword chip, so there are no ties."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games.contract import Event
 from games.rumble_nation.board import ADJ, AREAS
 from games.rumble_nation.components import (
     CASTLE_NUMBERS,
@@ -37,49 +38,72 @@ def resolve_battle(s: RumbleNationState, castle: int) -> None:
     area = s.area_of[castle]
     n = s.n
     soldiers, reinforcements, daimyo_at = s.soldiers[area], s.reinforcements[area], s.daimyo_at
-    powers = [
-        soldiers[p] + reinforcements[p] + (DAIMYO_POWER if daimyo_at[p] == area else 0)
-        for p in range(n)
-    ]
+    powers = [soldiers[p] + reinforcements[p] for p in range(n)]
+    if s.advanced:
+        for p in range(n):
+            if daimyo_at[p] == area:
+                powers[p] += DAIMYO_POWER
     # Highest power first; a tie goes to the higher sword chip (all chips differ).
-    contenders = sorted(
-        [(powers[p], s.sword[p], p) for p in range(n) if powers[p] > 0], reverse=True
-    )
+    sword = s.sword
+    contenders = sorted([(powers[p], sword[p], p) for p in range(n) if powers[p]], reverse=True)
     s.resolved[area] = True
     # R2: reinforcements on a resolved area are no longer needed and return to the pool.
-    s.pool += sum(s.reinforcements[area])
+    s.pool += sum(reinforcements)
     s.reinforcements[area] = [0] * n
     if not contenders:
         s._emit("set_aside", area=AREAS[area].id, castle=castle)
         return
     winner = contenders[0][2]
-    s.award(winner, castle, "large", castle)
+    s.tokens[winner].append((castle, "large"))
+    s.score[winner] += castle
     second = None
-    if USES_SMALL_TOKENS[n] and len(contenders) > 1:
+    small = 0
+    if len(contenders) > 1 and USES_SMALL_TOKENS[n]:
         second = contenders[1][2]
-        s.award(second, castle, "small", castle // 2)
-    s._emit(
-        "battle",
-        area=AREAS[area].id,
-        castle=castle,
-        power=tuple(powers),
-        winner=winner,
-        second=second,
-        large=castle,
-        small=castle // 2 if second is not None else 0,
+        small = castle // 2
+        s.tokens[second].append((castle, "small"))
+        s.score[second] += small
+    s._events.append(
+        Event(
+            "battle",
+            {
+                "area": AREAS[area].id,
+                "castle": castle,
+                "power": tuple(powers),
+                "winner": winner,
+                "second": second,
+                "large": castle,
+                "small": small,
+            },
+        )
     )
-    targets = sorted(
-        (b for b in ADJ[area] if not s.resolved[b] and has_pieces(s, b, winner)),
-        key=lambda b: s.castle_of[b],
-    )
-    per_area = REINFORCEMENTS_PER_AREA[n]
-    for b in targets:
+    _reinforce(s, area, winner)
+
+
+def _reinforce(s: RumbleNationState, area: int, winner: int) -> None:
+    """R1, R2: reinforcements to each adjacent unresolved area holding the winner's pieces."""
+    resolved, all_soldiers, castle_of = s.resolved, s.soldiers, s.castle_of
+    daimyo_area = s.daimyo_at[winner]
+    targets = [
+        (castle_of[b], b)
+        for b in ADJ[area]
+        if not resolved[b] and (all_soldiers[b][winner] or daimyo_area == b)
+    ]
+    if not targets:
+        return
+    targets.sort()
+    per_area = REINFORCEMENTS_PER_AREA[s.n]
+    for castle, b in targets:
         count = min(per_area, s.pool)
         if count == 0:
             break
         s.pool -= count
         s.reinforcements[b][winner] += count
-        s._emit("reinforce", seat=winner, area=AREAS[b].id, castle=s.castle_of[b], count=count)
+        s._events.append(
+            Event(
+                "reinforce", {"seat": winner, "area": AREAS[b].id, "castle": castle, "count": count}
+            )
+        )
 
 
 def resolve_war(s: RumbleNationState) -> None:
