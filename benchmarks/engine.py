@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games import GameConfig
 from games.local import play_local
 from games.policies import RandomPolicy
+from games.rng import below
 from games.rumble_nation import GAME
 
 TARGET_4P_BASE = 2000.0
