@@ -1,4 +1,22 @@
-"""The Python SDK for bot authors: connect to a referee, receive decisions, answer them.
+"""The Python SDK for bot authors: implement ``Bot.choose`` and call ``run_bot``.
 
-The bundled bots reuse the in-process policies of ``games.policies`` (random, greedy).
+See docs/writing-a-bot.md. The bundled bots (``RandomBot``, ``GreedyBot``) reuse the
+in-process policies of ``games.policies``.
 """
+
+from client_sdk.bot import AsyncBot, Bot, Request
+from client_sdk.builtin import BUNDLED, GreedyBot, PolicyBot, RandomBot
+from client_sdk.runner import BotError, play, run_bot
+
+__all__ = [
+    "BUNDLED",
+    "AsyncBot",
+    "Bot",
+    "BotError",
+    "GreedyBot",
+    "PolicyBot",
+    "RandomBot",
+    "Request",
+    "play",
+    "run_bot",
+]

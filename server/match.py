@@ -1,0 +1,434 @@
+"""One refereed match: wait for the seats, ask each decision, enforce clocks and answers,
+publish events, and end with a result every seat and spectator learns.
+
+A match runs as one asyncio task. It never trusts a seat: every way a seat can fail has a
+named ``Reason``, and the failure policy decides what follows (forfeit: the random policy
+plays the seat and it ranks below every seat that did not fail; void: the match ends).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from games.contract import Decision, Event, Game, GameState, Outcome
+from games.policies import RandomPolicy
+from games.policies.base import DecisionContext
+from kassen import wire
+from kassen.v1 import referee_pb2 as pb
+from server.replay import write_replay
+from server.results import MatchResult, Reason, SeatResult
+from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit, mean
+from server.settings import FailurePolicy, MatchSettings
+
+log = structlog.get_logger("kassen.match")
+
+
+class MatchVoided(Exception):
+    """Raised inside the match when a failure voids it."""
+
+
+@dataclass(slots=True)
+class Spectator:
+    queue: asyncio.Queue[tuple[float, pb.WatchResponse]] = field(default_factory=asyncio.Queue)
+
+
+class Match:
+    def __init__(
+        self,
+        match_id: str,
+        game: Game,
+        settings: MatchSettings,
+        seats: list[Seat],
+        replay_dir: Path | None = None,
+    ) -> None:
+        self.id = match_id
+        self.game = game
+        self.settings = settings
+        self.seats = seats
+        self.replay_dir = replay_dir
+        self.state: GameState = game.new(settings.config, settings.seed)
+        self.status = "waiting"
+        self.request_id = 0
+        self.decisions = 0
+        self.result: MatchResult | None = None
+        self.finished = asyncio.Event()
+        self.spectators: list[Spectator] = []
+        self.public_events: list[pb.Event] = [
+            wire.event_to_proto(game, e) for e in getattr(self.state, "setup_events", ())
+        ]
+        for seat in seats:
+            if isinstance(seat, RemoteSeat):
+                seat.undelivered = list(self.public_events)
+        self._fallback = RandomPolicy(settings.seed ^ 0xFA11BAC)
+        self.server_time_us: list[int] = []
+        self.log = log.bind(match_id=match_id, game=game.name)
+        self.on_finish: list[Callable[[Match], None]] = []
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def run(self) -> MatchResult:
+        reason = Reason.COMPLETED
+        try:
+            await self._wait_for_seats()
+            self.status = "running"
+            self.log.info(
+                "match_start", seats=[s.bot_name for s in self.seats], seed=self.settings.seed
+            )
+            reason = await self._play()
+        except MatchVoided:
+            reason = Reason.VOIDED
+        except asyncio.CancelledError:
+            reason = Reason.ABORTED
+            self._finish(reason)
+            raise
+        self._finish(reason)
+        assert self.result is not None
+        return self.result
+
+    async def _wait_for_seats(self) -> None:
+        remote = [s for s in self.seats if isinstance(s, RemoteSeat)]
+        if not remote:
+            return
+        timeout = self.settings.join_timeout_ms / 1000
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*(s.ever_joined.wait() for s in remote)), timeout)
+        for seat in remote:
+            if not seat.joined:
+                exited = seat.process is not None and seat.process.returncode is not None
+                if exited:
+                    self._fail(
+                        seat,
+                        Reason.BOT_CRASHED,
+                        describe_exit(
+                            seat.process.returncode if seat.process else None, seat.stderr_tail
+                        ),
+                    )
+                else:
+                    self._fail(seat, Reason.NO_SHOW, f"did not join within {timeout:g} s")
+
+    async def _play(self) -> Reason:
+        state = self.state
+        while True:
+            pending = state.pending()
+            if not pending:
+                return Reason.COMPLETED
+            if self.decisions >= self.settings.max_decisions:
+                return Reason.ADJUDICATED
+            if len(pending) == 1:
+                decision = pending[0]
+                index = await self._decide(decision)
+                started = time.perf_counter()
+                events = state.apply(decision.seat, index)
+                self.decisions += 1
+                self._publish(events)
+                self.server_time_us.append(int((time.perf_counter() - started) * 1e6))
+            else:  # simultaneous decisions: ask every seat at once, apply in seat order
+                answers = await asyncio.gather(*(self._decide(d) for d in pending))
+                for decision, index in zip(pending, answers, strict=True):
+                    self._publish(state.apply(decision.seat, index))
+                    self.decisions += 1
+
+    # ------------------------------------------------------------------ deciding
+
+    async def _decide(self, decision: Decision) -> int:
+        seat = self.seats[decision.seat]
+        if seat.failed is None:
+            if isinstance(seat, LocalSeat):
+                index = self._decide_local(seat, decision)
+            else:
+                assert isinstance(seat, RemoteSeat)
+                index = await self._decide_remote(seat, decision)
+            if index is not None:
+                return index
+        return self._fallback.choose(self._context(decision))
+
+    def _context(self, decision: Decision) -> DecisionContext:
+        state = self.state
+        return DecisionContext(
+            self.game.name, decision.seat, decision, lambda: state.observe(decision.seat)
+        )
+
+    def _decide_local(self, seat: LocalSeat, decision: Decision) -> int | None:
+        started = time.monotonic()
+        try:
+            index = seat.policy.choose(self._context(decision))
+        except Exception as exc:  # a policy bug must not take the referee down
+            self._fail(seat, Reason.BOT_CRASHED, f"{type(exc).__name__}: {exc}")
+            return None
+        if not seat.clock.charge(time.monotonic() - started):
+            self._fail(seat, Reason.TIMEOUT, "exceeded its clock")
+            return None
+        if not isinstance(index, int) or not 0 <= index < len(decision.options):
+            self._fail(
+                seat,
+                Reason.ILLEGAL_ANSWER,
+                f"option {index!r} out of range (0..{len(decision.options) - 1})",
+            )
+            return None
+        return index
+
+    def _request(self, seat: RemoteSeat, decision: Decision) -> pb.PlayResponse:
+        self.request_id += 1
+        started = time.perf_counter()
+        request = pb.DecisionRequest(
+            request_id=self.request_id,
+            kind=decision.kind,
+            options=wire.options_to_proto(self.game.name, decision),
+            observation=wire.observation_to_proto(
+                self.game.name, self.state.observe(decision.seat)
+            ),
+            clock=pb.Clock(
+                decision_ms=seat.clock.decision_ms, bank_ms=max(0, int(seat.clock.bank_ms))
+            ),
+            seat=decision.seat,
+            events=seat.undelivered,
+        )
+        seat.undelivered = []
+        self.server_time_us.append(int((time.perf_counter() - started) * 1e6))
+        return pb.PlayResponse(decision=request)
+
+    async def _decide_remote(self, seat: RemoteSeat, decision: Decision) -> int | None:
+        message = self._request(seat, decision)
+        request_id = message.decision.request_id
+        seat.open_request = message
+        seat.send(message)
+        sent_at = time.monotonic()
+        deadline = sent_at + seat.clock.budget_s()
+        reconnect_s = self.settings.reconnect_ms / 1000
+        gone_since = None if seat.connected else sent_at
+        while True:
+            now = time.monotonic()
+            wait = deadline - now
+            if gone_since is not None:
+                wait = min(wait, gone_since + reconnect_s - now)
+            if wait <= 0:
+                if gone_since is not None:
+                    self._fail(seat, Reason.DISCONNECTED, f"no rejoin within {reconnect_s:g} s")
+                else:
+                    self._fail(
+                        seat, Reason.TIMEOUT, f"no answer within {seat.clock.budget_s():.3f} s"
+                    )
+                return None
+            try:
+                item: Incoming = await asyncio.wait_for(seat.inbox.get(), wait)
+            except TimeoutError:
+                continue
+            if item.kind == "answer":
+                answer = item.answer
+                assert answer is not None
+                if answer.request_id == request_id:
+                    seat.open_request = None
+                    seat.last_answered_id = request_id
+                    if not seat.clock.charge(item.at - sent_at):
+                        self._fail(seat, Reason.TIMEOUT, "answered after its clock ran out")
+                        return None
+                    if answer.option_index >= len(decision.options):
+                        self._fail(
+                            seat,
+                            Reason.ILLEGAL_ANSWER,
+                            f"option {answer.option_index} out of range (0..{len(decision.options) - 1})",
+                        )
+                        return None
+                    return int(answer.option_index)
+                if answer.request_id == seat.last_answered_id and answer.request_id != 0:
+                    seat.send(
+                        pb.PlayResponse(
+                            notice=pb.Notice(
+                                code="duplicate_answer",
+                                message=f"request {answer.request_id} was already answered; ignored",
+                            )
+                        )
+                    )
+                    continue
+                self._fail(
+                    seat,
+                    Reason.STALE_REQUEST,
+                    f"answered request {answer.request_id}; the open request is {request_id}",
+                )
+                return None
+            if item.kind == "violation":
+                self._fail(seat, item.reason or Reason.MALFORMED_MESSAGE, item.detail)
+                return None
+            if item.kind == "detached":
+                gone_since = item.at
+            elif item.kind == "attached":
+                gone_since = None
+                seat.send(message)  # the rejoined stream gets the pending request again
+            elif item.kind == "exited":
+                self._fail(seat, Reason.BOT_CRASHED, item.detail)
+                return None
+
+    def _fail(self, seat: Seat, reason: Reason, detail: str) -> None:
+        if seat.failed is not None:
+            return
+        seat.failed = reason
+        seat.failure_detail = detail
+        self.log.warning("seat_failed", seat=seat.index, reason=reason.value, detail=detail)
+        if isinstance(seat, RemoteSeat):
+            seat.open_request = None
+        if self.settings.failure_policy is FailurePolicy.VOID:
+            raise MatchVoided(reason)
+
+    # ------------------------------------------------------------------ events and spectators
+
+    def _publish(self, events: tuple[Event, ...]) -> None:
+        if not events:
+            return
+        public: list[pb.Event] = []
+        for event in events:
+            message = wire.event_to_proto(self.game, event)
+            if event.private_to is None:
+                public.append(message)
+                for seat in self.seats:
+                    if isinstance(seat, RemoteSeat):
+                        seat.undelivered.append(message)
+            else:
+                seat = self.seats[event.private_to]
+                if isinstance(seat, RemoteSeat):
+                    seat.undelivered.append(message)
+        self.public_events.extend(public)
+        if self.spectators and public:
+            update = pb.WatchResponse(
+                events=public,
+                observation=wire.observation_to_proto(self.game.name, self.state.observe(None)),
+            )
+            now = time.monotonic()
+            for spectator in self.spectators:
+                spectator.queue.put_nowait((now, update))
+
+    def watch(self) -> tuple[Spectator, pb.WatchResponse]:
+        """Subscribe a spectator; returns it and the catch-up message (history so far)."""
+        spectator = Spectator()
+        first = pb.WatchResponse(
+            events=self.public_events,
+            observation=wire.observation_to_proto(self.game.name, self.state.observe(None)),
+        )
+        if self.result is not None:
+            first.match_over.CopyFrom(result_to_proto(self.result))
+        else:
+            self.spectators.append(spectator)
+        return spectator, first
+
+    # ------------------------------------------------------------------ the end
+
+    def _ranking(self, reason: Reason) -> tuple[list[int], tuple[int, ...]]:
+        outcome: Outcome | None = self.state.outcome()
+        if outcome is None:
+            adjudicate = getattr(self.state, "adjudicate", None)
+            outcome = adjudicate() if adjudicate is not None else None
+        if outcome is None:
+            order = list(range(len(self.seats)))
+            scores = tuple(0 for _ in self.seats)
+        else:
+            order, scores = list(outcome.ranking), outcome.scores
+        # Seats that failed rank below every seat that did not (forfeit policy).
+        ranked = [p for p in order if self.seats[p].failed is None] + [
+            p for p in order if self.seats[p].failed is not None
+        ]
+        return ranked, scores
+
+    def _finish(self, reason: Reason) -> None:
+        if self.result is not None:
+            return
+        ranked, scores = self._ranking(reason)
+        results: list[SeatResult] = []
+        for seat in self.seats:
+            results.append(
+                SeatResult(
+                    seat=seat.index,
+                    rank=0
+                    if reason in (Reason.VOIDED, Reason.ABORTED)
+                    else ranked.index(seat.index) + 1,
+                    score=int(scores[seat.index]),
+                    forfeited=seat.failed is not None,
+                    reason=seat.failed or Reason.COMPLETED,
+                    detail=seat.failure_detail,
+                    bot_name=seat.bot_name,
+                    decisions=seat.clock.decisions,
+                    think_time_us=seat.clock.think_time_us,
+                    mean_round_trip_us=mean(seat.round_trips_us),
+                )
+            )
+        self.result = MatchResult(self.id, reason, results)
+        if self.replay_dir is not None:
+            try:
+                self.result.replay_path = str(write_replay(self.replay_dir, self))
+            except OSError as exc:
+                self.log.error("replay_not_written", error=str(exc))
+        over = pb.PlayResponse(match_over=result_to_proto(self.result))
+        for seat in self.seats:
+            if isinstance(seat, RemoteSeat):
+                seat.flush_events()
+                seat.send(over)
+                seat.close_stream()
+        final = pb.WatchResponse(match_over=over.match_over)
+        now = time.monotonic()
+        for spectator in self.spectators:
+            spectator.queue.put_nowait((now, final))
+        self.status = "finished"
+        self.log.info(
+            "match_end",
+            reason=reason.value,
+            decisions=self.decisions,
+            ranking=[r.rank for r in results],
+            failures={r.seat: r.reason.value for r in results if r.forfeited},
+        )
+        self.finished.set()
+        for callback in self.on_finish:
+            callback(self)
+
+    def summary(self) -> pb.MatchSummary:
+        summary = pb.MatchSummary(
+            match_id=self.id,
+            setup=self.setup_proto(),
+            status=self.status,
+            joined=[s.joined for s in self.seats],
+            decisions=self.decisions,
+        )
+        if self.result is not None:
+            summary.result.CopyFrom(result_to_proto(self.result))
+        return summary
+
+    def setup_proto(self) -> pb.MatchSetup:
+        config = self.settings.config
+        return pb.MatchSetup(
+            game=self.game.name,
+            variant=config.variant,
+            players=config.players,
+            seed=self.settings.seed,
+        )
+
+
+def result_to_proto(result: MatchResult) -> pb.MatchOver:
+    return pb.MatchOver(
+        match_id=result.match_id,
+        reason=reason_to_proto(result.reason),
+        replay_path=result.replay_path,
+        seats=[
+            pb.SeatResult(
+                seat=r.seat,
+                rank=r.rank,
+                score=r.score,
+                forfeited=r.forfeited,
+                reason=reason_to_proto(r.reason),
+                detail=r.detail,
+                bot_name=r.bot_name,
+                decisions=r.decisions,
+                think_time_us=r.think_time_us,
+                mean_round_trip_us=r.mean_round_trip_us,
+            )
+            for r in result.seats
+        ],
+    )
+
+
+def reason_to_proto(reason: Reason) -> Any:
+    return pb.ResultReason.Value("RESULT_REASON_" + reason.name)

@@ -1,0 +1,165 @@
+"""The referee: creates matches, hands out seat tickets, launches bot processes, runs each
+match as its own asyncio task, and keeps finished matches for queries and replays."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import shlex
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import structlog
+
+from games import get_game
+from games.contract import check_config
+from games.policies.base import Policy
+from server.clock import SeatClock
+from server.match import Match
+from server.results import MatchResult
+from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit
+from server.settings import MatchSettings
+
+log = structlog.get_logger("kassen.referee")
+
+STDERR_TAIL_BYTES = 8192
+KEEP_FINISHED = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class LocalBot:
+    """An in-process seat: a trusted Python policy."""
+
+    policy: Policy
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class CommandBot:
+    """A seat played by a launched process that connects back over gRPC."""
+
+    command: Sequence[str]
+    name: str
+    cwd: str | None = None
+
+
+class Referee:
+    def __init__(self, replay_dir: Path | None = None) -> None:
+        self.replay_dir = replay_dir
+        self.address = ""
+        self.matches: OrderedDict[str, Match] = OrderedDict()
+        self.tickets: dict[str, tuple[Match, RemoteSeat]] = {}
+        self._tasks: set[asyncio.Task[MatchResult]] = set()
+
+    def create_match(
+        self,
+        settings: MatchSettings,
+        local: Mapping[int, LocalBot] | None = None,
+        commands: Mapping[int, CommandBot] | None = None,
+    ) -> tuple[Match, list[str]]:
+        """Create and start a match. Returns it and one ticket per seat ("" for local seats).
+
+        Raises ``UnknownGame`` / ``InvalidConfig`` for a configuration that cannot be played.
+        """
+        game = get_game(settings.game)
+        check_config(game, settings.config)
+        local = local or {}
+        commands = commands or {}
+        seats: list[Seat] = []
+        tickets: list[str] = []
+        for index in range(settings.config.players):
+            clock = SeatClock(settings.time_control)
+            if index in local:
+                seats.append(LocalSeat(index, clock, local[index].policy, local[index].name))
+                tickets.append("")
+            else:
+                seat = RemoteSeat(index, clock)
+                seats.append(seat)
+                tickets.append(seat.ticket)
+        match_id = secrets.token_hex(6)
+        match = Match(match_id, game, settings, seats, self.replay_dir)
+        self.matches[match_id] = match
+        for seat in seats:
+            if isinstance(seat, RemoteSeat):
+                self.tickets[seat.ticket] = (match, seat)
+        match.on_finish.append(self._forget_tickets)
+        for index, bot in commands.items():
+            seat = seats[index]
+            assert isinstance(seat, RemoteSeat)
+            seat.bot_name = bot.name
+            asyncio.get_running_loop().create_task(self._launch(match, seat, bot))
+        task = asyncio.get_running_loop().create_task(match.run(), name=f"match-{match_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        self._trim()
+        return match, tickets
+
+    def seat_for(self, ticket: str) -> tuple[Match, RemoteSeat] | None:
+        return self.tickets.get(ticket)
+
+    def _forget_tickets(self, match: Match) -> None:
+        for seat in match.seats:
+            if isinstance(seat, RemoteSeat):
+                self.tickets.pop(seat.ticket, None)
+
+    def _trim(self) -> None:
+        while len(self.matches) > KEEP_FINISHED:
+            oldest = next(iter(self.matches.values()))
+            if oldest.status != "finished":
+                break
+            self.matches.popitem(last=False)
+
+    async def _launch(self, match: Match, seat: RemoteSeat, bot: CommandBot) -> None:
+        """Start a bot process with KASSEN_ADDRESS and KASSEN_TICKET; watch it until it exits."""
+        env = {**os.environ, "KASSEN_ADDRESS": self.address, "KASSEN_TICKET": seat.ticket}
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *bot.command,
+                env=env,
+                cwd=bot.cwd,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE,
+            )
+        except OSError as exc:
+            seat.stderr_tail = (
+                f"cannot start {shlex.join(bot.command)}: {exc.strerror or exc}".encode()
+            )
+            seat.inbox.put_nowait(
+                Incoming(
+                    "exited", asyncio.get_running_loop().time(), detail=seat.stderr_tail.decode()
+                )
+            )
+            seat.process = None
+            return
+        seat.process = process
+        assert process.stderr is not None
+        while chunk := await process.stderr.read(4096):
+            seat.stderr_tail = (seat.stderr_tail + chunk)[-STDERR_TAIL_BYTES:]
+        code = await process.wait()
+        if match.result is None:
+            seat.inbox.put_nowait(
+                Incoming(
+                    "exited",
+                    asyncio.get_running_loop().time(),
+                    detail=describe_exit(code, seat.stderr_tail),
+                )
+            )
+
+    async def shutdown(self) -> None:
+        """Abort running matches and stop launched processes."""
+        for task in list(self._tasks):
+            task.cancel()
+        for match in self.matches.values():
+            for seat in match.seats:
+                if (
+                    isinstance(seat, RemoteSeat)
+                    and seat.process
+                    and seat.process.returncode is None
+                ):
+                    seat.process.kill()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -1,0 +1,238 @@
+"""The ``kassen.v1.Referee`` gRPC service (grpc.aio): the wire face of ``server.referee``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections.abc import AsyncIterator
+
+import grpc
+import structlog
+
+from games import GameConfig, InvalidConfig, UnknownGame, games
+from kassen.v1 import referee_pb2 as pb
+from kassen.v1 import referee_pb2_grpc as rpc
+from server.referee import Referee
+from server.replay import replay_record
+from server.results import Reason
+from server.seats import Incoming, RemoteSeat
+from server.settings import (
+    DEFAULT_BANK_MS,
+    DEFAULT_DECISION_MS,
+    DEFAULT_JOIN_TIMEOUT_MS,
+    DEFAULT_MAX_DECISIONS,
+    FailurePolicy,
+    MatchSettings,
+    TimeControl,
+)
+
+log = structlog.get_logger("kassen.service")
+
+#: How long a new stream may take to send its Join.
+JOIN_MESSAGE_TIMEOUT_S = 10.0
+MAX_TIME_MS = 3_600_000
+
+
+class RefereeService(rpc.RefereeServicer):
+    def __init__(self, referee: Referee) -> None:
+        self.referee = referee
+
+    # ------------------------------------------------------------------ Play
+
+    async def Play(
+        self, request_iterator: AsyncIterator[pb.PlayRequest], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.PlayResponse]:
+        requests = request_iterator.__aiter__()
+        try:
+            first = await asyncio.wait_for(requests.__anext__(), JOIN_MESSAGE_TIMEOUT_S)
+        except (TimeoutError, StopAsyncIteration):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "send Join first")
+        if first.WhichOneof("message") != "join":
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be Join")
+        found = self.referee.seat_for(first.join.ticket)
+        if found is None:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "unknown or expired seat ticket")
+        match, seat = found
+        if first.join.bot_name and not seat.bot_name:
+            seat.bot_name = first.join.bot_name[:100]
+        generation, outbox = seat.attach()
+        seat_log = match.log.bind(seat=seat.index)
+        seat_log.debug("seat_joined", generation=generation)
+        joined = pb.Joined(
+            match_id=match.id,
+            seat=seat.index,
+            setup=match.setup_proto(),
+            time_control=pb.TimeControl(
+                decision_ms=match.settings.time_control.decision_ms,
+                bank_ms=match.settings.time_control.bank_ms,
+            ),
+        )
+        yield pb.PlayResponse(joined=joined)
+        seat.ping()
+        reader = asyncio.get_running_loop().create_task(self._read(requests, seat, generation))
+        try:
+            while True:
+                message = await outbox.get()
+                if message is None:
+                    break
+                yield message
+                if message.WhichOneof("message") == "match_over":
+                    break
+        finally:
+            reader.cancel()
+            seat.detach(generation)
+
+    async def _read(
+        self, requests: AsyncIterator[pb.PlayRequest], seat: RemoteSeat, generation: int
+    ) -> None:
+        """Feed what the bot sends into the seat's inbox; anything invalid is a violation."""
+        try:
+            async for message in requests:
+                now = time.monotonic()
+                which = message.WhichOneof("message")
+                if which == "answer":
+                    seat.inbox.put_nowait(Incoming("answer", now, answer=message.answer))
+                elif which == "pong":
+                    seat.pong(message.pong.nonce, now)
+                elif which == "join":
+                    seat.inbox.put_nowait(
+                        Incoming(
+                            "violation",
+                            now,
+                            reason=Reason.MALFORMED_MESSAGE,
+                            detail="a second Join on the same stream",
+                        )
+                    )
+                else:
+                    seat.inbox.put_nowait(
+                        Incoming(
+                            "violation",
+                            now,
+                            reason=Reason.MALFORMED_MESSAGE,
+                            detail="a message with no content",
+                        )
+                    )
+        except (grpc.aio.AioRpcError, asyncio.CancelledError):
+            pass
+        except Exception as exc:  # malformed bytes and the like end this stream, not the referee
+            seat.inbox.put_nowait(
+                Incoming(
+                    "violation",
+                    time.monotonic(),
+                    reason=Reason.MALFORMED_MESSAGE,
+                    detail=f"unreadable message: {exc}",
+                )
+            )
+        finally:
+            seat.detach(generation)
+
+    # ------------------------------------------------------------------ match management
+
+    async def CreateMatch(
+        self, request: pb.CreateMatchRequest, context: grpc.aio.ServicerContext
+    ) -> pb.CreateMatchResponse:
+        tc = request.time_control
+        decision_ms = tc.decision_ms or DEFAULT_DECISION_MS
+        bank_ms = tc.bank_ms if request.HasField("time_control") else DEFAULT_BANK_MS
+        if (
+            decision_ms > MAX_TIME_MS
+            or bank_ms > MAX_TIME_MS
+            or request.join_timeout_ms > MAX_TIME_MS
+        ):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, f"times are limited to {MAX_TIME_MS} ms"
+            )
+        policy = (
+            FailurePolicy.VOID
+            if request.failure_policy == pb.FAILURE_POLICY_VOID
+            else FailurePolicy.FORFEIT
+        )
+        settings = MatchSettings(
+            game=request.game,
+            config=GameConfig(players=request.players, variant=request.variant or "base"),
+            seed=request.seed
+            if request.HasField("seed")
+            else random.SystemRandom().randrange(2**63),
+            time_control=TimeControl(decision_ms=decision_ms, bank_ms=bank_ms),
+            failure_policy=policy,
+            join_timeout_ms=request.join_timeout_ms or DEFAULT_JOIN_TIMEOUT_MS,
+            max_decisions=request.max_decisions or DEFAULT_MAX_DECISIONS,
+        )
+        try:
+            match, tickets = self.referee.create_match(settings)
+        except (UnknownGame, InvalidConfig) as exc:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        return pb.CreateMatchResponse(match_id=match.id, tickets=tickets, setup=match.setup_proto())
+
+    async def GetMatch(
+        self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext
+    ) -> pb.GetMatchResponse:
+        match = self.referee.matches.get(request.match_id)
+        if match is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        return pb.GetMatchResponse(match=match.summary())
+
+    async def ListMatches(
+        self, request: pb.ListMatchesRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ListMatchesResponse:
+        limit = request.limit or 100
+        newest = list(self.referee.matches.values())[::-1][:limit]
+        return pb.ListMatchesResponse(matches=[m.summary() for m in newest])
+
+    async def Watch(
+        self, request: pb.WatchRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.WatchResponse]:
+        match = self.referee.matches.get(request.match_id)
+        if match is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        delay = request.delay_ms / 1000
+        spectator, first = match.watch()
+        if delay and not first.HasField("match_over"):
+            # A delayed spectator starts from the public setup only; the rest arrives late.
+            first = pb.WatchResponse(
+                events=match.public_events[: len(getattr(match.state, "setup_events", ()))]
+            )
+        yield first
+        if first.HasField("match_over"):
+            return
+        try:
+            while True:
+                at, update = await spectator.queue.get()
+                wait = at + delay - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                yield update
+                if update.HasField("match_over"):
+                    return
+        finally:
+            with contextlib.suppress(ValueError):
+                match.spectators.remove(spectator)
+
+    async def GetReplay(
+        self, request: pb.GetReplayRequest, context: grpc.aio.ServicerContext
+    ) -> pb.GetReplayResponse:
+        import json
+
+        match = self.referee.matches.get(request.match_id)
+        if match is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        if match.result is None:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, "the match is not finished")
+        return pb.GetReplayResponse(replay_json=json.dumps(replay_record(match)))
+
+    async def ListGames(
+        self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ListGamesResponse:
+        return pb.ListGamesResponse(
+            games=[
+                pb.GameInfo(
+                    name=g.name, title=g.title, variants=g.variants, player_counts=g.player_counts
+                )
+                for g in games().values()
+            ]
+        )
+
+
+__all__ = ["DEFAULT_MAX_DECISIONS", "RefereeService"]
