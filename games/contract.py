@@ -120,6 +120,13 @@ class GameState(ABC):
         """A copy in which everything ``seat`` cannot know is resampled consistently with its
         view, and future chance is reseeded: what a fair search bot may plan with."""
 
+    def adjudicate(self) -> Outcome:
+        """A ranking for a game stopped before its end (the referee's decision limit).
+
+        Each game says how its unfinished position is scored; see its rulings.
+        """
+        raise NotImplementedError(f"{type(self).__name__} cannot be adjudicated")
+
     @abstractmethod
     def canonical(self) -> tuple[Any, ...]:
         """The complete state as plain values; equal states give equal tuples."""

@@ -41,6 +41,9 @@ RULINGS: dict[str, str] = {
     "R14": "Takeda names one opponent first; every moved soldier belongs to that opponent.",
     "R15": "Ōtomo's two areas must be different; in each, the replaced soldier may belong to any "
     "opponent present.",
+    "R16": "A game stopped by the referee's decision limit is adjudicated by fighting the war "
+    "phase on the board as it stands; seats without a sword chip get the remaining chips in seat "
+    "order.",
 }
 
 

@@ -399,6 +399,17 @@ class RumbleNationState(GameState):
         self._outcome = self._final_outcome()
         self._emit("game_over", scores=self._outcome.scores, ranking=self._outcome.ranking)
 
+    def adjudicate(self) -> Outcome:
+        """R16: an unfinished game is scored by fighting the war on the board as it stands."""
+        if self._outcome is not None:
+            return self._outcome
+        board = self.clone()
+        for seat in range(self.n):
+            if board.sword[seat] == 0:
+                board.sword[seat] = board.swords_left.pop(0)  # in seat order (R16)
+        resolve_war(board)
+        return board._final_outcome()
+
     def _final_outcome(self) -> Outcome:
         """Highest score wins; ties go to the higher sword chip, so there are no ties."""
         ranking = sorted(range(self.n), key=lambda p: (self.score[p], self.sword[p]), reverse=True)

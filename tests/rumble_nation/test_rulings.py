@@ -133,3 +133,13 @@ def test_rulings_doc_matches_code() -> None:
     doc = (Path(__file__).parents[2] / "docs" / "rulings" / "rumble-nation.md").read_text()
     for ruling_id, text in RULINGS.items():
         assert f"| {ruling_id} | {text} |" in doc, f"{ruling_id} differs in docs/rulings"
+
+
+def test_R16_unfinished_game_is_adjudicated_by_the_war_on_the_current_board() -> None:
+    state = position(3, soldiers={"kyo": {0: 2, 1: 1}, "tokuyama": {2: 1}})
+    before = state.canonical()
+    outcome = state.adjudicate()
+    # kyo (6): seat 0 large, seat 1 small (3); tokuyama (12): seat 2 alone.
+    assert outcome.scores == (6, 3, 12)
+    assert outcome.ranking == (2, 0, 1)
+    assert state.canonical() == before  # adjudicating does not touch the game

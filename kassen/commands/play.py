@@ -1,0 +1,64 @@
+"""``kassen play``: one game in-process between built-in bots, with a readable log."""
+
+from __future__ import annotations
+
+import argparse
+import random
+
+from games import Event, GameConfig, InvalidConfig, UnknownGame, get_game
+from games.local import play_local
+from games.policies import UnknownPolicy, make_policy
+from kassen.errors import UsageError
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    play = sub.add_parser("play", help="play one game in-process and print its log")
+    play.add_argument("game", help="game name, e.g. rumble-nation")
+    play.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    play.add_argument("--advanced", action="store_true", help="advanced rules (variant 'advanced')")
+    play.add_argument("--variant", default=None, help="variant name (overrides --advanced)")
+    play.add_argument(
+        "--bots", default=None, help="comma-separated built-in bots per seat (default: all random)"
+    )
+    play.add_argument("--quiet", action="store_true", help="print only the result")
+    play.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        game = get_game(args.game)
+    except UnknownGame as exc:
+        raise UsageError(str(exc)) from None
+    variant = args.variant or ("advanced" if args.advanced else "base")
+    config = GameConfig(players=args.players, variant=variant)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    names = (
+        [name.strip() for name in args.bots.split(",")] if args.bots else ["random"] * args.players
+    )
+    if len(names) != args.players:
+        raise UsageError(f"--bots names {len(names)} bots for {args.players} players")
+    try:
+        policies = [
+            make_policy(name, game.name, seed * 131 + seat) for seat, name in enumerate(names)
+        ]
+        game.new(config, seed)  # validates the configuration before anything is printed
+    except (UnknownPolicy, InvalidConfig) as exc:
+        raise UsageError(str(exc)) from None
+
+    def show(events: tuple[Event, ...]) -> None:
+        if not args.quiet:
+            for event in events:
+                print(game.describe(event))
+
+    print(f"{game.title}, {args.players} players, {variant} rules, seed {seed}")
+    print("Seats: " + ", ".join(f"Player {i + 1} = {name}" for i, name in enumerate(names)))
+    state = play_local(game, config, seed, policies, on_events=show)
+    outcome = state.outcome()
+    if outcome is None:
+        print("The game did not finish.")
+        return 1
+    if args.quiet:
+        for rank, seat in enumerate(outcome.ranking, 1):
+            print(f"{rank}. Player {seat + 1} ({names[seat]}) {outcome.scores[seat]}")
+    return 0
