@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from typing import cast
 
 import grpc
 
@@ -52,15 +53,16 @@ async def _answer(bot: Bot, request: Request) -> int:
 
 async def _play_stream(bot: Bot, stub: rpc.RefereeStub, ticket: str) -> pb.MatchOver | None:
     """One stream: join, answer until MatchOver. Returns None if the stream dropped."""
-    call = stub.Play()
+    call = cast("grpc.aio.StreamStreamCall[pb.PlayRequest, pb.PlayResponse]", stub.Play())  # type: ignore[call-arg]
     await call.write(
         pb.PlayRequest(join=pb.Join(ticket=ticket, bot_name=getattr(bot, "name", "bot")))
     )
     game = ""
     while True:
-        message = await call.read()
-        if message is grpc.aio.EOF:
+        read = await call.read()
+        if read is grpc.aio.EOF:
             return None
+        message = cast(pb.PlayResponse, read)
         which = message.WhichOneof("message")
         if which == "decision":
             started = time.perf_counter()
@@ -80,7 +82,8 @@ async def _play_stream(bot: Bot, stub: rpc.RefereeStub, ticket: str) -> pb.Match
         elif which == "match_over":
             bot.on_match_over(message.match_over)
             await call.done_writing()
-            return message.match_over
+            over: pb.MatchOver = message.match_over
+            return over
 
 
 async def play(bot: Bot, address: str, ticket: str, *, rejoins: int = 5) -> pb.MatchOver:

@@ -176,30 +176,31 @@ class Match:
         return index
 
     def _request(self, seat: RemoteSeat, decision: Decision) -> pb.PlayResponse:
+        """Rewrite the seat's request message for ``decision``."""
         self.request_id += 1
         started = time.perf_counter()
-        request = pb.DecisionRequest(
-            request_id=self.request_id,
-            kind=decision.kind,
-            options=wire.options_to_proto(self.game.name, decision),
-            observation=wire.observation_to_proto(
-                self.game.name, self.state.observe(decision.seat)
-            ),
-            clock=pb.Clock(
-                decision_ms=seat.clock.decision_ms, bank_ms=max(0, int(seat.clock.bank_ms))
-            ),
-            seat=decision.seat,
-            events=seat.undelivered,
-        )
+        message = seat.request
+        request = message.decision
+        request.request_id = self.request_id
+        request.kind = decision.kind
+        request.seat = decision.seat
+        del request.options[:]
+        request.options.extend(wire.options_to_proto(self.game.name, decision))
+        seat.encoder.encode(self.state.observe(decision.seat))
+        request.clock.decision_ms = seat.clock.decision_ms
+        request.clock.bank_ms = max(0, int(seat.clock.bank_ms))
+        del request.events[:]
+        request.events.extend(seat.undelivered)
         seat.undelivered = []
         self.server_time_us.append(int((time.perf_counter() - started) * 1e6))
-        return pb.PlayResponse(decision=request)
+        return message
 
     async def _decide_remote(self, seat: RemoteSeat, decision: Decision) -> int | None:
         message = self._request(seat, decision)
         request_id = message.decision.request_id
         seat.open_request = message
         seat.send(message)
+        sent_on = seat.stream_generation
         sent_at = time.monotonic()
         deadline = sent_at + seat.clock.budget_s()
         reconnect_s = self.settings.reconnect_ms / 1000
@@ -217,9 +218,8 @@ class Match:
                         seat, Reason.TIMEOUT, f"no answer within {seat.clock.budget_s():.3f} s"
                     )
                 return None
-            try:
-                item: Incoming = await asyncio.wait_for(seat.inbox.get(), wait)
-            except TimeoutError:
+            item: Incoming | None = await seat.inbox.get(wait)
+            if item is None:
                 continue
             if item.kind == "answer":
                 answer = item.answer
@@ -261,7 +261,9 @@ class Match:
                 gone_since = item.at
             elif item.kind == "attached":
                 gone_since = None
-                seat.send(message)  # the rejoined stream gets the pending request again
+                if item.generation > sent_on:  # a rejoined stream gets the pending request again
+                    seat.send(message)
+                    sent_on = item.generation
             elif item.kind == "exited":
                 self._fail(seat, Reason.BOT_CRASHED, item.detail)
                 return None

@@ -76,21 +76,21 @@ class Referee:
                 seats.append(LocalSeat(index, clock, local[index].policy, local[index].name))
                 tickets.append("")
             else:
-                seat = RemoteSeat(index, clock)
-                seats.append(seat)
-                tickets.append(seat.ticket)
+                remote = RemoteSeat(index, clock, settings.game)
+                seats.append(remote)
+                tickets.append(remote.ticket)
         match_id = secrets.token_hex(6)
         match = Match(match_id, game, settings, seats, self.replay_dir)
         self.matches[match_id] = match
-        for seat in seats:
-            if isinstance(seat, RemoteSeat):
-                self.tickets[seat.ticket] = (match, seat)
+        for each in seats:
+            if isinstance(each, RemoteSeat):
+                self.tickets[each.ticket] = (match, each)
         match.on_finish.append(self._forget_tickets)
         for index, bot in commands.items():
-            seat = seats[index]
-            assert isinstance(seat, RemoteSeat)
-            seat.bot_name = bot.name
-            asyncio.get_running_loop().create_task(self._launch(match, seat, bot))
+            launched = seats[index]
+            assert isinstance(launched, RemoteSeat)
+            launched.bot_name = bot.name
+            asyncio.get_running_loop().create_task(self._launch(match, launched, bot))
         task = asyncio.get_running_loop().create_task(match.run(), name=f"match-{match_id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

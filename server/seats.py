@@ -10,12 +10,14 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import secrets
 import time
 from dataclasses import dataclass
 
 from games.policies.base import Policy
 from kassen.v1 import referee_pb2 as pb
+from kassen.wire import ObservationEncoder
 from server.clock import SeatClock
 from server.results import Reason
 
@@ -31,6 +33,48 @@ class Incoming:
     reason: Reason | None = None
     detail: str = ""
     nonce: int = 0
+    generation: int = 0
+
+
+class Inbox:
+    """What a seat sent, in order; the match waits on it with a deadline.
+
+    Lighter than ``asyncio.wait_for(queue.get(), t)``, which creates a task per wait: one
+    future and one timer handle per wait, none when an item is already there.
+    """
+
+    def __init__(self) -> None:
+        self._items: collections.deque[Incoming] = collections.deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Incoming) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def get(self, timeout: float) -> Incoming | None:
+        """The next item, or None if none arrived within ``timeout`` seconds."""
+        if not self._items:
+            loop = asyncio.get_running_loop()
+            waiter = self._waiter = loop.create_future()
+            timer = loop.call_later(timeout, _expire, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+                self._waiter = None
+            if not self._items:
+                return None
+        return self._items.popleft()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+def _expire(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 class Seat:
@@ -67,10 +111,10 @@ class LocalSeat(Seat):
 class RemoteSeat(Seat):
     """A seat played over a gRPC stream. Holds the secret ticket that claims it."""
 
-    def __init__(self, index: int, clock: SeatClock) -> None:
+    def __init__(self, index: int, clock: SeatClock, game: str) -> None:
         super().__init__(index, clock)
         self.ticket = secrets.token_urlsafe(24)
-        self.inbox: asyncio.Queue[Incoming] = asyncio.Queue()
+        self.inbox = Inbox()
         self._outbox: asyncio.Queue[pb.PlayResponse | None] | None = None
         self.ever_joined = asyncio.Event()
         self.connected = False
@@ -80,6 +124,10 @@ class RemoteSeat(Seat):
         self.last_answered_id = 0
         #: Events not yet delivered; they travel with the next message to this seat.
         self.undelivered: list[pb.Event] = []
+        #: One request message per seat, rewritten for each decision (it is serialized when
+        #: sent, and the next decision comes only after the answer to this one).
+        self.request = pb.PlayResponse()
+        self.encoder = ObservationEncoder(game, self.request.decision.observation)
         self.process: asyncio.subprocess.Process | None = None
         self.stderr_tail = b""
         self._pings: dict[int, float] = {}
@@ -96,16 +144,24 @@ class RemoteSeat(Seat):
         self._outbox = asyncio.Queue()
         self.connected = True
         self.ever_joined.set()
-        self.inbox.put_nowait(Incoming("attached", time.monotonic()))
+        self.inbox.put_nowait(
+            Incoming("attached", time.monotonic(), generation=self.stream_generation)
+        )
         return self.stream_generation, self._outbox
 
-    def detach(self, generation: int) -> None:
-        """The stream of ``generation`` ended (ignored if a newer stream replaced it)."""
-        if generation != self.stream_generation or not self.connected:
+    def detach(self, generation: int, half_closed: bool = False) -> None:
+        """The stream of ``generation`` can no longer answer (ignored if a newer one took over).
+
+        A half-closed stream (the bot finished sending) can still be written to, so it keeps
+        its outbox and still receives MatchOver; a broken stream loses it.
+        """
+        if generation != self.stream_generation:
             return
-        self.connected = False
-        self._outbox = None
-        self.inbox.put_nowait(Incoming("detached", time.monotonic()))
+        if self.connected:
+            self.connected = False
+            self.inbox.put_nowait(Incoming("detached", time.monotonic(), generation=generation))
+        if not half_closed:
+            self._outbox = None
 
     def send(self, message: pb.PlayResponse) -> None:
         """Queue a message for the current stream (dropped while disconnected)."""

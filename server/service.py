@@ -7,6 +7,7 @@ import contextlib
 import random
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 import grpc
 import structlog
@@ -29,6 +30,7 @@ from server.settings import (
 )
 
 log = structlog.get_logger("kassen.service")
+Context = grpc.aio.ServicerContext[Any, Any]
 
 #: How long a new stream may take to send its Join.
 JOIN_MESSAGE_TIMEOUT_S = 10.0
@@ -42,7 +44,7 @@ class RefereeService(rpc.RefereeServicer):
     # ------------------------------------------------------------------ Play
 
     async def Play(
-        self, request_iterator: AsyncIterator[pb.PlayRequest], context: grpc.aio.ServicerContext
+        self, request_iterator: AsyncIterator[pb.PlayRequest], context: Context
     ) -> AsyncIterator[pb.PlayResponse]:
         requests = request_iterator.__aiter__()
         try:
@@ -115,7 +117,8 @@ class RefereeService(rpc.RefereeServicer):
                         )
                     )
         except (grpc.aio.AioRpcError, asyncio.CancelledError):
-            pass
+            seat.detach(generation)
+            return
         except Exception as exc:  # malformed bytes and the like end this stream, not the referee
             seat.inbox.put_nowait(
                 Incoming(
@@ -125,13 +128,15 @@ class RefereeService(rpc.RefereeServicer):
                     detail=f"unreadable message: {exc}",
                 )
             )
-        finally:
             seat.detach(generation)
+            return
+        # The bot half-closed: it will send nothing more, but it can still hear MatchOver.
+        seat.detach(generation, half_closed=True)
 
     # ------------------------------------------------------------------ match management
 
     async def CreateMatch(
-        self, request: pb.CreateMatchRequest, context: grpc.aio.ServicerContext
+        self, request: pb.CreateMatchRequest, context: Context
     ) -> pb.CreateMatchResponse:
         tc = request.time_control
         decision_ms = tc.decision_ms or DEFAULT_DECISION_MS
@@ -166,23 +171,21 @@ class RefereeService(rpc.RefereeServicer):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         return pb.CreateMatchResponse(match_id=match.id, tickets=tickets, setup=match.setup_proto())
 
-    async def GetMatch(
-        self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext
-    ) -> pb.GetMatchResponse:
+    async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.GetMatchResponse:
         match = self.referee.matches.get(request.match_id)
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
         return pb.GetMatchResponse(match=match.summary())
 
     async def ListMatches(
-        self, request: pb.ListMatchesRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ListMatchesRequest, context: Context
     ) -> pb.ListMatchesResponse:
         limit = request.limit or 100
         newest = list(self.referee.matches.values())[::-1][:limit]
         return pb.ListMatchesResponse(matches=[m.summary() for m in newest])
 
     async def Watch(
-        self, request: pb.WatchRequest, context: grpc.aio.ServicerContext
+        self, request: pb.WatchRequest, context: Context
     ) -> AsyncIterator[pb.WatchResponse]:
         match = self.referee.matches.get(request.match_id)
         if match is None:
@@ -211,7 +214,7 @@ class RefereeService(rpc.RefereeServicer):
                 match.spectators.remove(spectator)
 
     async def GetReplay(
-        self, request: pb.GetReplayRequest, context: grpc.aio.ServicerContext
+        self, request: pb.GetReplayRequest, context: Context
     ) -> pb.GetReplayResponse:
         import json
 
@@ -223,7 +226,7 @@ class RefereeService(rpc.RefereeServicer):
         return pb.GetReplayResponse(replay_json=json.dumps(replay_record(match)))
 
     async def ListGames(
-        self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ListGamesRequest, context: Context
     ) -> pb.ListGamesResponse:
         return pb.ListGamesResponse(
             games=[

@@ -171,7 +171,7 @@ class Chosokabe(Effect):
     def choose(self, s: RumbleNationState, value: tuple[Any, ...]) -> bool:
         if value[0] == "stop":
             return True
-        if value[0] == "daimyo":
+        if value[0] == "move_daimyo":
             s.move_daimyo(self.seat, value[1])
         else:
             s.move(self.seat, self.origin, value[1], 1)

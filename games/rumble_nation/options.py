@@ -60,9 +60,9 @@ def seat(index: int) -> Option:
 
 @cache
 def piece_to(piece: str, index: int) -> Option:
-    """Chōsokabe: move a ``soldier`` or the ``daimyo`` to an area."""
+    """Chōsokabe: move a ``soldier`` or the ``daimyo`` to an area (value ``move_<piece>``)."""
     return Option(
-        f"{piece}:{AREAS[index].id}", f"Move a {piece} to {AREAS[index].name}", (piece, index)
+        f"{piece}:{AREAS[index].id}", f"Move a {piece} to {AREAS[index].name}", (f"move_{piece}", index)
     )
 
 

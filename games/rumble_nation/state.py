@@ -39,6 +39,7 @@ from games.rumble_nation.view import AreaView, PlayerView, RumbleNationView
 from games.rumble_nation.war import resolve_war
 
 DRAFT, DEPLOY, OVER = "draft", "deploy", "over"
+_AREA_IDS = tuple(area.id for area in AREAS)
 TURN, AFTER_ROLL, EFFECT = "turn", "after_roll", "effect"
 OFF_MAP = -1
 
@@ -422,38 +423,46 @@ class RumbleNationState(GameState):
     # ------------------------------------------------------------------ views and copies
 
     def observe(self, seat: int | None) -> RumbleNationView:
-        n = range(self.n)
+        n = self.n
+        daimyo_at = self.daimyo_at
+        on_map = [a for a in daimyo_at if a != OFF_MAP]
+        nobody = (False,) * n
         areas = tuple(
-            AreaView(
-                id=AREAS[a].id,
-                castle=self.castle_of[a],
-                soldiers=tuple(self.soldiers[a]),
-                reinforcements=tuple(self.reinforcements[a]),
-                daimyo=tuple(self.daimyo_at[p] == a for p in n),
-                resolved=self.resolved[a],
-            )
-            for a in range(AREA_COUNT)
+            [
+                AreaView(
+                    _AREA_IDS[a],
+                    self.castle_of[a],
+                    tuple(self.soldiers[a]),
+                    tuple(self.reinforcements[a]),
+                    tuple([d == a for d in daimyo_at]) if a in on_map else nobody,
+                    self.resolved[a],
+                )
+                for a in range(AREA_COUNT)
+            ]
         )
         seats = tuple(
-            PlayerView(
-                stock=self.stock[p],
-                daimyo_in_stock=self.daimyo_in_stock[p],
-                daimyo_area=AREAS[self.daimyo_at[p]].id if self.daimyo_at[p] != OFF_MAP else None,
-                sword=self.sword[p],
-                tactic_used=self.tactic_used[p],
-                daimyo_card=self.daimyo_card[p] if (p == seat or self.daimyo_revealed[p]) else None,
-                daimyo_revealed=self.daimyo_revealed[p],
-                score=self.score[p],
-                tokens=tuple(self.tokens[p]),
-            )
-            for p in n
+            [
+                PlayerView(
+                    self.stock[p],
+                    self.daimyo_in_stock[p],
+                    _AREA_IDS[daimyo_at[p]] if daimyo_at[p] != OFF_MAP else None,
+                    self.sword[p],
+                    self.tactic_used[p],
+                    # R3: a daimyo card is seen by its owner, and by all once revealed.
+                    self.daimyo_card[p] if (p == seat or self.daimyo_revealed[p]) else None,
+                    self.daimyo_revealed[p],
+                    self.score[p],
+                    tuple(self.tokens[p]),
+                )
+                for p in range(n)
+            ]
         )
         effect = None
         if self.effect is not None:
             effect = {"card": self.effect.card, **self.effect.fields()}
         return RumbleNationView(
             viewer=seat,
-            players=self.n,
+            players=n,
             variant=self.config.variant,
             phase=self.phase,
             step=self.step,

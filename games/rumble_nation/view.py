@@ -2,17 +2,16 @@
 
 Everything is public except the daimyo cards: a seat sees its own card, the display it saw when
 it drafted, and the cards others have revealed by using them (R3). Nothing here references the
-engine's internals, so the same view can be rebuilt from the wire in the SDK.
+engine's internals, so the same view can be rebuilt from the wire in the SDK. Views are
+named tuples: cheap to build for every decision, and comparable field by field.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class AreaView:
+class AreaView(NamedTuple):
     id: str
     castle: int
     soldiers: tuple[int, ...]
@@ -21,8 +20,7 @@ class AreaView:
     resolved: bool
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerView:
+class PlayerView(NamedTuple):
     stock: int
     daimyo_in_stock: bool
     daimyo_area: str | None
@@ -35,8 +33,7 @@ class PlayerView:
     tokens: tuple[tuple[int, str], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class RumbleNationView:
+class RumbleNationView(NamedTuple):
     viewer: int | None
     players: int
     variant: str
@@ -57,4 +54,4 @@ class RumbleNationView:
     daimyo_seen: tuple[str, ...]
     draft_order: tuple[int, ...]
     #: The card being played and its progress; public, everyone sees a card resolve.
-    effect: dict[str, Any] | None = field(default=None)
+    effect: dict[str, Any] | None = None

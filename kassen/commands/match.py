@@ -56,7 +56,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     match.add_argument("--bank-ms", type=int, default=DEFAULT_BANK_MS, help="time bank per seat")
     match.add_argument("--failure-policy", choices=["forfeit", "void"], default="forfeit")
     match.add_argument("--replays", default="runs/replays", help="folder for the replay file")
-    match.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    match.add_argument(
+        "--log-level", default="warning", choices=["debug", "info", "warning", "error"]
+    )
     match.set_defaults(run=run)
 
 

@@ -333,7 +333,7 @@ class RumbleNationOption(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     action: _builtins.str
     """"roll", "reroll", "place", "tactic", "daimyo", "draft", "area", "seat", "stop",
-    "escort", "soldier" (Chōsokabe: move a soldier) or "move_daimyo" (Chōsokabe: the daimyo).
+    "escort", "move_soldier" or "move_daimyo" (Chōsokabe: move a soldier / the daimyo).
     """
     castle: _builtins.int
     """place: the castle number the dice selected."""
@@ -344,7 +344,7 @@ class RumbleNationOption(_message.Message):
     card: _builtins.str
     """tactic, daimyo, draft: the card id."""
     area: _builtins.str
-    """area, soldier, move_daimyo: the area id."""
+    """area, move_soldier, move_daimyo: the area id."""
     seat: _builtins.int
     """seat: the opponent chosen."""
     def __init__(

@@ -24,6 +24,24 @@ def observation_to_proto(game: str, view: Any) -> pb.Observation:
     raise UnsupportedGame(game)
 
 
+class ObservationEncoder:
+    """Keeps ``target`` equal to the latest observation of one seat, patching it in place
+    where the game allows (the referee reuses one request message per seat)."""
+
+    def __init__(self, game: str, target: pb.Observation) -> None:
+        self.game = game
+        self.target = target
+        self._rumble_nation = (
+            rumble_nation.ViewEncoder(target.rumble_nation) if game == "rumble-nation" else None
+        )
+
+    def encode(self, view: Any) -> None:
+        if self._rumble_nation is not None:
+            self._rumble_nation.encode(view)
+        else:
+            self.target.CopyFrom(observation_to_proto(self.game, view))
+
+
 def observation_from_proto(msg: pb.Observation) -> Any:
     which = msg.WhichOneof("game")
     if which == "rumble_nation":
@@ -47,8 +65,20 @@ def option_from_proto(msg: pb.Option) -> Option:
     return Option(msg.key, msg.label, value)
 
 
+_OPTIONS: dict[tuple[str, Option], pb.Option] = {}
+
+
 def options_to_proto(game: str, decision: Decision) -> list[pb.Option]:
-    return [option_to_proto(game, option) for option in decision.options]
+    """Options on the wire; engines intern their options, so their messages are cached."""
+    found = []
+    for option in decision.options:
+        message = _OPTIONS.get((game, option))
+        if message is None:
+            message = option_to_proto(game, option)
+            if len(_OPTIONS) < 100_000:
+                _OPTIONS[(game, option)] = message
+        found.append(message)
+    return found
 
 
 def event_to_proto(game: Game, event: Event) -> pb.Event:
