@@ -80,6 +80,8 @@ async def _play_stream(bot: Bot, stub: rpc.RefereeStub, ticket: str) -> pb.Match
         elif which == "events":
             bot.on_events(tuple(message.events.events))
         elif which == "match_over":
+            if message.match_over.events:
+                bot.on_events(tuple(message.match_over.events))
             bot.on_match_over(message.match_over)
             await call.done_writing()
             over: pb.MatchOver = message.match_over

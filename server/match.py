@@ -86,10 +86,12 @@ class Match:
         except MatchVoided:
             reason = Reason.VOIDED
         except asyncio.CancelledError:
-            reason = Reason.ABORTED
-            self._finish(reason)
+            self._finish(Reason.ABORTED)  # the referee is shutting down: no one to tell
+            self._conclude()
             raise
         self._finish(reason)
+        await self._announce()
+        self._conclude()
         assert self.result is not None
         return self.result
 
@@ -199,8 +201,8 @@ class Match:
         message = self._request(seat, decision)
         request_id = message.decision.request_id
         seat.open_request = message
-        seat.send(message)
-        sent_on = seat.stream_generation
+        sent_on = seat.stream_generation  # before the write: a takeover during it re-sends
+        await seat.send(message)
         sent_at = time.monotonic()
         deadline = sent_at + seat.clock.budget_s()
         reconnect_s = self.settings.reconnect_ms / 1000
@@ -227,6 +229,9 @@ class Match:
                 if answer.request_id == request_id:
                     seat.open_request = None
                     seat.last_answered_id = request_id
+                    # The referee's clock charges everything; what the bot says it spent
+                    # thinking tells the network's share apart.
+                    seat.record_round_trip(item.at - sent_at, answer.think_time_us)
                     if not seat.clock.charge(item.at - sent_at):
                         self._fail(seat, Reason.TIMEOUT, "answered after its clock ran out")
                         return None
@@ -239,7 +244,7 @@ class Match:
                         return None
                     return int(answer.option_index)
                 if answer.request_id == seat.last_answered_id and answer.request_id != 0:
-                    seat.send(
+                    await seat.send(
                         pb.PlayResponse(
                             notice=pb.Notice(
                                 code="duplicate_answer",
@@ -262,7 +267,7 @@ class Match:
             elif item.kind == "attached":
                 gone_since = None
                 if item.generation > sent_on:  # a rejoined stream gets the pending request again
-                    seat.send(message)
+                    await seat.send(message)
                     sent_on = item.generation
             elif item.kind == "exited":
                 self._fail(seat, Reason.BOT_CRASHED, item.detail)
@@ -365,17 +370,6 @@ class Match:
                 self.result.replay_path = str(write_replay(self.replay_dir, self))
             except OSError as exc:
                 self.log.error("replay_not_written", error=str(exc))
-        over = pb.PlayResponse(match_over=result_to_proto(self.result))
-        for seat in self.seats:
-            if isinstance(seat, RemoteSeat):
-                seat.flush_events()
-                seat.send(over)
-                seat.close_stream()
-        final = pb.WatchResponse(match_over=over.match_over)
-        now = time.monotonic()
-        for spectator in self.spectators:
-            spectator.queue.put_nowait((now, final))
-        self.status = "finished"
         self.log.info(
             "match_end",
             reason=reason.value,
@@ -383,6 +377,25 @@ class Match:
             ranking=[r.rank for r in results],
             failures={r.seat: r.reason.value for r in results if r.forfeited},
         )
+
+    async def _announce(self) -> None:
+        """Every seat and spectator learns the result; streams may then close."""
+        assert self.result is not None
+        result = result_to_proto(self.result)
+        for seat in self.seats:
+            if isinstance(seat, RemoteSeat):
+                over = pb.PlayResponse(match_over=result)
+                over.match_over.events.extend(seat.undelivered)
+                seat.undelivered = []
+                await seat.send(over)
+                seat.end_stream()
+        final = pb.WatchResponse(match_over=result)
+        now = time.monotonic()
+        for spectator in self.spectators:
+            spectator.queue.put_nowait((now, final))
+
+    def _conclude(self) -> None:
+        self.status = "finished"
         self.finished.set()
         for callback in self.on_finish:
             callback(self)

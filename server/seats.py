@@ -14,6 +14,7 @@ import collections
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Protocol
 
 from games.policies.base import Policy
 from kassen.v1 import referee_pb2 as pb
@@ -109,23 +110,30 @@ class LocalSeat(Seat):
 
 
 class RemoteSeat(Seat):
-    """A seat played over a gRPC stream. Holds the secret ticket that claims it."""
+    """A seat played over a gRPC stream. Holds the secret ticket that claims it.
+
+    The match writes straight to the stream of the current connection (no queue between);
+    the stream's handler reads what the bot sends into ``inbox``.
+    """
 
     def __init__(self, index: int, clock: SeatClock, game: str) -> None:
         super().__init__(index, clock)
         self.ticket = secrets.token_urlsafe(24)
         self.inbox = Inbox()
-        self._outbox: asyncio.Queue[pb.PlayResponse | None] | None = None
         self.ever_joined = asyncio.Event()
         self.connected = False
         self.stream_generation = 0
+        self._stream: Writer | None = None
+        #: Set when the current stream's RPC should end (replaced, broken, or MatchOver sent).
+        self._stream_done = asyncio.Event()
+        self._write_lock = asyncio.Lock()
         #: The open DecisionRequest, re-sent after a rejoin.
         self.open_request: pb.PlayResponse | None = None
         self.last_answered_id = 0
         #: Events not yet delivered; they travel with the next message to this seat.
         self.undelivered: list[pb.Event] = []
         #: One request message per seat, rewritten for each decision (it is serialized when
-        #: sent, and the next decision comes only after the answer to this one).
+        #: written, and the next decision comes only after the answer to this one).
         self.request = pb.PlayResponse()
         self.encoder = ObservationEncoder(game, self.request.decision.observation)
         self.process: asyncio.subprocess.Process | None = None
@@ -136,24 +144,27 @@ class RemoteSeat(Seat):
     def joined(self) -> bool:
         return self.ever_joined.is_set()
 
-    def attach(self) -> tuple[int, asyncio.Queue[pb.PlayResponse | None]]:
-        """A (re)joined stream takes over the seat; the previous stream, if any, is closed."""
-        if self._outbox is not None:
-            self._outbox.put_nowait(None)
+    def attach(self, stream: Writer) -> tuple[int, asyncio.Event]:
+        """A (re)joined stream takes over the seat; the previous stream's RPC is ended.
+
+        Returns the stream's generation and the event that tells its handler to end the RPC.
+        """
+        self._stream_done.set()
+        self._stream_done = asyncio.Event()
         self.stream_generation += 1
-        self._outbox = asyncio.Queue()
+        self._stream = stream
         self.connected = True
         self.ever_joined.set()
         self.inbox.put_nowait(
             Incoming("attached", time.monotonic(), generation=self.stream_generation)
         )
-        return self.stream_generation, self._outbox
+        return self.stream_generation, self._stream_done
 
     def detach(self, generation: int, half_closed: bool = False) -> None:
         """The stream of ``generation`` can no longer answer (ignored if a newer one took over).
 
         A half-closed stream (the bot finished sending) can still be written to, so it keeps
-        its outbox and still receives MatchOver; a broken stream loses it.
+        its place and still receives MatchOver; a broken stream loses it.
         """
         if generation != self.stream_generation:
             return
@@ -161,32 +172,42 @@ class RemoteSeat(Seat):
             self.connected = False
             self.inbox.put_nowait(Incoming("detached", time.monotonic(), generation=generation))
         if not half_closed:
-            self._outbox = None
+            self._stream = None
+            self._stream_done.set()
 
-    def send(self, message: pb.PlayResponse) -> None:
-        """Queue a message for the current stream (dropped while disconnected)."""
-        if self._outbox is not None:
-            self._outbox.put_nowait(message)
+    async def send(self, message: pb.PlayResponse) -> None:
+        """Write to the current stream (dropped while disconnected; a broken stream detaches)."""
+        stream = self._stream
+        if stream is None:
+            return
+        generation = self.stream_generation
+        try:
+            async with self._write_lock:
+                await stream.write(message)
+        except Exception:  # the connection broke under us: the bot may rejoin
+            self.detach(generation)
 
-    def close_stream(self) -> None:
-        if self._outbox is not None:
-            self._outbox.put_nowait(None)
+    def end_stream(self) -> None:
+        """After MatchOver: the stream's RPC ends (the bot has heard everything)."""
+        self._stream = None
+        self._stream_done.set()
 
-    def ping(self) -> None:
-        nonce = secrets.randbits(48)
-        self._pings[nonce] = time.monotonic()
-        self.send(pb.PlayResponse(ping=pb.Ping(nonce=nonce)))
+    def record_round_trip(self, elapsed_s: float, reported_think_us: int) -> None:
+        """Network and transport time of one decision: elapsed minus what the bot reports."""
+        elapsed_us = int(elapsed_s * 1e6)
+        if 0 < reported_think_us <= elapsed_us:
+            self.round_trips_us.append(elapsed_us - reported_think_us)
 
     def pong(self, nonce: int, at: float) -> None:
         sent = self._pings.pop(nonce, None)
         if sent is not None:
             self.round_trips_us.append(int((at - sent) * 1e6))
 
-    def flush_events(self) -> None:
-        """Deliver pending events now (before MatchOver, or to a seat not asked for a while)."""
-        if self.undelivered:
-            self.send(pb.PlayResponse(events=pb.EventBatch(events=self.undelivered)))
-            self.undelivered = []
+
+class Writer(Protocol):
+    """The writing half of a Play stream (a grpc.aio servicer context)."""
+
+    async def write(self, message: pb.PlayResponse) -> None: ...
 
 
 def describe_exit(returncode: int | None, stderr_tail: bytes) -> str:

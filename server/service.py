@@ -43,15 +43,17 @@ class RefereeService(rpc.RefereeServicer):
 
     # ------------------------------------------------------------------ Play
 
-    async def Play(
+    # The generated servicer types Play as a response iterator; this handler writes through
+    # the context instead (the match writes straight to the stream), so it returns None.
+    async def Play(  # type: ignore[override]
         self, request_iterator: AsyncIterator[pb.PlayRequest], context: Context
-    ) -> AsyncIterator[pb.PlayResponse]:
-        requests = request_iterator.__aiter__()
+    ) -> None:
+        """One seat's stream. The match writes to ``context``; this reads what the bot sends."""
         try:
-            first = await asyncio.wait_for(requests.__anext__(), JOIN_MESSAGE_TIMEOUT_S)
-        except (TimeoutError, StopAsyncIteration):
+            first = await asyncio.wait_for(context.read(), JOIN_MESSAGE_TIMEOUT_S)
+        except TimeoutError:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "send Join first")
-        if first.WhichOneof("message") != "join":
+        if first is grpc.aio.EOF or first.WhichOneof("message") != "join":
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be Join")
         found = self.referee.seat_for(first.join.ticket)
         if found is None:
@@ -59,9 +61,8 @@ class RefereeService(rpc.RefereeServicer):
         match, seat = found
         if first.join.bot_name and not seat.bot_name:
             seat.bot_name = first.join.bot_name[:100]
-        generation, outbox = seat.attach()
-        seat_log = match.log.bind(seat=seat.index)
-        seat_log.debug("seat_joined", generation=generation)
+        generation, done = seat.attach(context)
+        match.log.debug("seat_joined", seat=seat.index, generation=generation)
         joined = pb.Joined(
             match_id=match.id,
             seat=seat.index,
@@ -71,67 +72,53 @@ class RefereeService(rpc.RefereeServicer):
                 bank_ms=match.settings.time_control.bank_ms,
             ),
         )
-        yield pb.PlayResponse(joined=joined)
-        seat.ping()
-        reader = asyncio.get_running_loop().create_task(self._read(requests, seat, generation))
+        await seat.send(pb.PlayResponse(joined=joined))
+        reader = asyncio.get_running_loop().create_task(self._read(context, seat, generation))
         try:
-            while True:
-                message = await outbox.get()
-                if message is None:
-                    break
-                yield message
-                if message.WhichOneof("message") == "match_over":
-                    break
+            await done.wait()  # replaced by a rejoin, broken, or MatchOver was sent
         finally:
             reader.cancel()
             seat.detach(generation)
 
-    async def _read(
-        self, requests: AsyncIterator[pb.PlayRequest], seat: RemoteSeat, generation: int
-    ) -> None:
+    async def _read(self, context: Context, seat: RemoteSeat, generation: int) -> None:
         """Feed what the bot sends into the seat's inbox; anything invalid is a violation."""
-        try:
-            async for message in requests:
-                now = time.monotonic()
-                which = message.WhichOneof("message")
-                if which == "answer":
-                    seat.inbox.put_nowait(Incoming("answer", now, answer=message.answer))
-                elif which == "pong":
-                    seat.pong(message.pong.nonce, now)
-                elif which == "join":
-                    seat.inbox.put_nowait(
+        inbox = seat.inbox
+        while True:
+            try:
+                message = await context.read()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a broken connection or unreadable bytes end this stream
+                if not isinstance(exc, grpc.aio.AioRpcError):
+                    detail = f"unreadable message: {exc}"
+                    inbox.put_nowait(
                         Incoming(
                             "violation",
-                            now,
+                            time.monotonic(),
                             reason=Reason.MALFORMED_MESSAGE,
-                            detail="a second Join on the same stream",
+                            detail=detail,
                         )
                     )
-                else:
-                    seat.inbox.put_nowait(
-                        Incoming(
-                            "violation",
-                            now,
-                            reason=Reason.MALFORMED_MESSAGE,
-                            detail="a message with no content",
-                        )
-                    )
-        except (grpc.aio.AioRpcError, asyncio.CancelledError):
-            seat.detach(generation)
-            return
-        except Exception as exc:  # malformed bytes and the like end this stream, not the referee
-            seat.inbox.put_nowait(
-                Incoming(
-                    "violation",
-                    time.monotonic(),
-                    reason=Reason.MALFORMED_MESSAGE,
-                    detail=f"unreadable message: {exc}",
+                return
+            if message is grpc.aio.EOF:
+                # The bot half-closed: it will send nothing more, but it can still hear MatchOver.
+                seat.detach(generation, half_closed=True)
+                return
+            now = time.monotonic()
+            which = message.WhichOneof("message")
+            if which == "answer":
+                inbox.put_nowait(Incoming("answer", now, answer=message.answer))
+            elif which == "pong":
+                seat.pong(message.pong.nonce, now)
+            else:
+                detail = (
+                    "a second Join on the same stream"
+                    if which == "join"
+                    else "a message with no content"
                 )
-            )
-            seat.detach(generation)
-            return
-        # The bot half-closed: it will send nothing more, but it can still hear MatchOver.
-        seat.detach(generation, half_closed=True)
+                inbox.put_nowait(
+                    Incoming("violation", now, reason=Reason.MALFORMED_MESSAGE, detail=detail)
+                )
 
     # ------------------------------------------------------------------ match management
 

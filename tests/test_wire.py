@@ -28,7 +28,9 @@ def test_views_and_options_round_trip_and_incremental_encoding_matches(variant: 
                 view = state.observe(decision.seat)
                 message = encoders[decision.seat].encode(view)
                 assert message == view_to_proto(view)
-                assert wire.observation_from_proto(wire.observation_to_proto(GAME.name, view)) == view
+                assert (
+                    wire.observation_from_proto(wire.observation_to_proto(GAME.name, view)) == view
+                )
             state.apply(decision.seat, rng.randrange(len(decision.options)))
     # The games above reached card steps as well as turns (the round trip covers them).
     assert {"turn", "after_roll"} < kinds and any("." in k for k in kinds)
@@ -40,7 +42,9 @@ def test_every_card_option_round_trips() -> None:
     from games.rumble_nation.cards import DAIMYO_CARDS, TACTIC_CARDS
 
     every = [opt.ROLL, opt.REROLL, opt.STOP, opt.ESCORT, opt.ALONE]
-    every += [opt.tactic(c.id) for c in TACTIC_CARDS] + [opt.daimyo_card(c.id) for c in DAIMYO_CARDS]
+    every += [opt.tactic(c.id) for c in TACTIC_CARDS] + [
+        opt.daimyo_card(c.id) for c in DAIMYO_CARDS
+    ]
     every += [opt.draft(c.id) for c in DAIMYO_CARDS] + [opt.seat(p) for p in range(4)]
     every += [opt.area(a) for a in range(AREA_COUNT)]
     every += [opt.piece_to(p, a) for p in ("soldier", "daimyo") for a in range(AREA_COUNT)]

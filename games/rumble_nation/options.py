@@ -62,7 +62,9 @@ def seat(index: int) -> Option:
 def piece_to(piece: str, index: int) -> Option:
     """Chōsokabe: move a ``soldier`` or the ``daimyo`` to an area (value ``move_<piece>``)."""
     return Option(
-        f"{piece}:{AREAS[index].id}", f"Move a {piece} to {AREAS[index].name}", (f"move_{piece}", index)
+        f"{piece}:{AREAS[index].id}",
+        f"Move a {piece} to {AREAS[index].name}",
+        (f"move_{piece}", index),
     )
 
 

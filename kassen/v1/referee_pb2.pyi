@@ -260,8 +260,8 @@ class PlayResponse(_message.Message):
 
     @_builtins.property
     def events(self) -> Global___EventBatch:
-        """Events not yet delivered with a DecisionRequest (sent before MatchOver, and to
-        spectating seats between their turns only when they have no decision for a while).
+        """Events not delivered with a DecisionRequest or MatchOver (reserved for referees that
+        stream events between decisions; this one delivers them with the next message).
         """
 
     @_builtins.property
@@ -577,6 +577,7 @@ class MatchOver(_message.Message):
     REASON_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
     REPLAY_PATH_FIELD_NUMBER: _builtins.int
+    EVENTS_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     reason: Global___ResultReason.ValueType
     """COMPLETED, ADJUDICATED, VOIDED or ABORTED."""
@@ -586,6 +587,10 @@ class MatchOver(_message.Message):
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatResult]:
         """One per seat, in seat order."""
 
+    @_builtins.property
+    def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]:
+        """Events this seat had not yet been sent (the end of the game, e.g. the war phase)."""
+
     def __init__(
         self,
         *,
@@ -593,10 +598,11 @@ class MatchOver(_message.Message):
         reason: Global___ResultReason.ValueType = ...,
         seats: _abc.Iterable[Global___SeatResult] | None = ...,
         replay_path: _builtins.str = ...,
+        events: _abc.Iterable[Global___Event] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "reason", b"reason", "replay_path", b"replay_path", "seats", b"seats"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "match_id", b"match_id", "reason", b"reason", "replay_path", b"replay_path", "seats", b"seats"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

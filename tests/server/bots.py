@@ -12,13 +12,17 @@ from __future__ import annotations
 import asyncio
 import enum
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
 
 import grpc
 
 from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
 
-Call = grpc.aio.StreamStreamCall
+if TYPE_CHECKING:
+    Call: TypeAlias = grpc.aio.StreamStreamCall[pb.PlayRequest, pb.PlayResponse]
+else:
+    Call = grpc.aio.StreamStreamCall
 
 
 @dataclass
@@ -91,19 +95,19 @@ class FirstOptionBot:
         action: Action | None = Action.REJOIN
         while action is Action.REJOIN:
             async with grpc.aio.insecure_channel(address) as channel:
-                action = await self._stream(rpc.RefereeStub(channel), ticket)
+                action = await self._stream(channel, ticket)
         return self.log
 
-    async def _stream(self, stub: rpc.RefereeStub, ticket: str) -> Action | None:
+    async def _stream(self, channel: grpc.aio.Channel, ticket: str) -> Action | None:
         self.log.streams += 1
         stream = self.log.streams
-        call = stub.Play()
+        call = rpc.RefereeStub(channel).Play()
         answering = True
         try:
             await call.write(self.join_request(ticket))
             while True:
                 message = await call.read()
-                if message is grpc.aio.EOF:
+                if not isinstance(message, pb.PlayResponse):  # grpc.aio.EOF
                     self.log.eof_without_match_over = True
                     return None
                 which = message.WhichOneof("message")
@@ -274,7 +278,7 @@ async def send_first(address: str, first: pb.PlayRequest) -> Refusal:
         except grpc.aio.AioRpcError as exc:
             return Refusal(exc.code(), exc.details() or "", None)
         call.cancel()
-        return Refusal(None, "", None if message is grpc.aio.EOF else message)
+        return Refusal(None, "", message if isinstance(message, pb.PlayResponse) else None)
 
 
 async def join_with(address: str, ticket: str, bot_name: str = "intruder") -> Refusal:

@@ -544,34 +544,65 @@ def test_second_stream_with_the_same_ticket_takes_over_the_seat() -> None:
     assert isinstance(seat, RemoteSeat) and seat.stream_generation == 2
 
 
+async def two_streams_at_once(
+    referee: Referee, seed: int
+) -> tuple[Match, tuple[BotLog, BotLog], BotLog]:
+    """Two streams join seat 0 with the same ticket at the same moment; seat 1 plays normally."""
+    a, b, other = FirstOptionBot(), FirstOptionBot(), FirstOptionBot()
+    match, tickets = referee.create_match(settings(seed=seed))
+    logs = await asyncio.gather(
+        a.play(referee.address, tickets[0]),
+        b.play(referee.address, tickets[0]),
+        other.play(referee.address, tickets[1]),
+    )
+    await match.finished.wait()
+    return match, (logs[0], logs[1]), logs[2]
+
+
 def test_two_streams_joining_one_seat_at_once() -> None:
-    a, b = FirstOptionBot(), FirstOptionBot()
-
-    async def scenario() -> Match:
+    async def scenario() -> tuple[Match, tuple[BotLog, BotLog], BotLog]:
         async with running_server() as referee:
-            match, tickets = referee.create_match(settings())
-            tasks = [
-                asyncio.create_task(a.play(referee.address, tickets[0])),
-                asyncio.create_task(b.play(referee.address, tickets[0])),
-                *start_seats(referee, tickets, {1: FirstOptionBot()}).values(),
-            ]
-            await match.finished.wait()
-            await asyncio.gather(*tasks)
-            return match
+            return await two_streams_at_once(referee, seed=7)
 
-    match = run(scenario)
+    match, streams, other = run(scenario)
     result = result_of(match)
     assert result.reason is Reason.COMPLETED
-    assert all(r.reason is Reason.COMPLETED and not r.forfeited for r in result.seats)
-    winners = [log for log in (a.log, b.log) if log.match_over is not None]
-    losers = [log for log in (a.log, b.log) if log.match_over is None]
-    assert len(winners) == 1 and len(losers) == 1
+    assert result.seats[1].reason is Reason.COMPLETED and not result.seats[1].forfeited
+    winners = [log for log in streams if log.match_over is not None]
+    losers = [log for log in streams if log.match_over is None]
+    assert len(winners) == 1 and len(losers) == 1, "exactly one stream keeps the seat"
     assert losers[0].eof_without_match_over or losers[0].error is not None
+    assert winners[0].match_over is not None
+    assert winners[0].match_over.reason == pb.RESULT_REASON_COMPLETED
+    assert other.match_over is not None and other.match_over.reason == pb.RESULT_REASON_COMPLETED
+    seat = match.seats[0]
+    assert isinstance(seat, RemoteSeat) and seat.stream_generation == 2
+
+
+# Regression: _decide_remote read sent_on after `await seat.send(message)`, so a stream taking
+# over during that write never got the open request and the seat timed out (~1 run in 2).
+def test_takeover_racing_a_request_never_loses_it() -> None:
+    rounds = 12
+
+    async def scenario() -> list[tuple[Match, tuple[BotLog, BotLog], BotLog]]:
+        async with running_server() as referee:
+            return [await two_streams_at_once(referee, seed=100 + i) for i in range(rounds)]
+
+    outcomes = run(scenario)
+    failures = [
+        (result_of(m).seats[0].reason, result_of(m).seats[0].detail)
+        for m, _, _ in outcomes
+        if result_of(m).seats[0].forfeited
+    ]
+    assert not failures, f"{len(failures)}/{rounds} takeovers lost the open request: {failures[:2]}"
+    for _, streams, _ in outcomes:
+        winner = next(log for log in streams if log.match_over is not None)
+        assert len(winner.joined) == 1, "each stream gets exactly one Joined"
 
 
 # ---------------------------------------------------------------------- regressions
-# Both failed at HEAD 112066d (the first request was sent twice; a half-closed stream was never
-# ended) and pass with the uncommitted fixes in server/match.py, seats.py and service.py.
+# Both failed at 112066d (the first request was sent twice; a half-closed stream was never
+# ended); fixed in ea0927b.
 
 
 def test_well_behaved_bot_gets_each_request_once_and_no_notice() -> None:
