@@ -96,25 +96,21 @@ class Match:
         return self.result
 
     async def _wait_for_seats(self) -> None:
+        """Wait until every remote seat joined, its bot process died, or the join window ended."""
         remote = [s for s in self.seats if isinstance(s, RemoteSeat)]
         if not remote:
             return
         timeout = self.settings.join_timeout_ms / 1000
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.gather(*(s.ever_joined.wait() for s in remote)), timeout)
+            await asyncio.wait_for(asyncio.gather(*(_joined_or_exited(s) for s in remote)), timeout)
         for seat in remote:
-            if not seat.joined:
-                exited = seat.process is not None and seat.process.returncode is not None
-                if exited:
-                    self._fail(
-                        seat,
-                        Reason.BOT_CRASHED,
-                        describe_exit(
-                            seat.process.returncode if seat.process else None, seat.stderr_tail
-                        ),
-                    )
-                else:
-                    self._fail(seat, Reason.NO_SHOW, f"did not join within {timeout:g} s")
+            if seat.joined:
+                continue
+            if seat.exited.is_set():
+                code = seat.process.returncode if seat.process else None
+                self._fail(seat, Reason.BOT_CRASHED, describe_exit(code, seat.stderr_tail))
+            else:
+                self._fail(seat, Reason.NO_SHOW, f"did not join within {timeout:g} s")
 
     async def _play(self) -> Reason:
         state = self.state
@@ -420,6 +416,16 @@ class Match:
             players=config.players,
             seed=self.settings.seed,
         )
+
+
+async def _joined_or_exited(seat: RemoteSeat) -> None:
+    joined = asyncio.ensure_future(seat.ever_joined.wait())
+    exited = asyncio.ensure_future(seat.exited.wait())
+    try:
+        await asyncio.wait({joined, exited}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        joined.cancel()
+        exited.cancel()
 
 
 def result_to_proto(result: MatchResult) -> pb.MatchOver:

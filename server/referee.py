@@ -53,6 +53,7 @@ class Referee:
         self.matches: OrderedDict[str, Match] = OrderedDict()
         self.tickets: dict[str, tuple[Match, RemoteSeat]] = {}
         self._tasks: set[asyncio.Task[MatchResult]] = set()
+        self._launches: set[asyncio.Task[None]] = set()
 
     def create_match(
         self,
@@ -90,7 +91,9 @@ class Referee:
             launched = seats[index]
             assert isinstance(launched, RemoteSeat)
             launched.bot_name = bot.name
-            asyncio.get_running_loop().create_task(self._launch(match, launched, bot))
+            launch = asyncio.get_running_loop().create_task(self._launch(match, launched, bot))
+            self._launches.add(launch)
+            launch.add_done_callback(self._launches.discard)
         task = asyncio.get_running_loop().create_task(match.run(), name=f"match-{match_id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -134,12 +137,14 @@ class Referee:
                 )
             )
             seat.process = None
+            seat.exited.set()
             return
         seat.process = process
         assert process.stderr is not None
         while chunk := await process.stderr.read(4096):
             seat.stderr_tail = (seat.stderr_tail + chunk)[-STDERR_TAIL_BYTES:]
         code = await process.wait()
+        seat.exited.set()
         if match.result is None:
             seat.inbox.put_nowait(
                 Incoming(
@@ -163,3 +168,5 @@ class Referee:
                     seat.process.kill()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._launches:  # wait for killed processes, so none outlives the referee
+            await asyncio.wait(self._launches, timeout=5)

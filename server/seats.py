@@ -137,6 +137,8 @@ class RemoteSeat(Seat):
         self.request = pb.PlayResponse()
         self.encoder = ObservationEncoder(game, self.request.decision.observation)
         self.process: asyncio.subprocess.Process | None = None
+        #: Set when a launched bot process has exited (or could not start).
+        self.exited = asyncio.Event()
         self.stderr_tail = b""
         self._pings: dict[int, float] = {}
 

@@ -243,3 +243,23 @@ def test_delayed_spectator_sees_events_late() -> None:
             assert sum(len(u.events) for _, u in arrivals) == len(match.public_events)
 
     run(scenario())
+
+
+def test_a_bot_process_that_dies_before_joining_fails_at_once_not_after_the_join_window() -> None:
+    async def scenario() -> None:
+        async with running_server() as referee:
+            settings = MatchSettings(
+                game="rumble-nation", config=GameConfig(2), seed=1, join_timeout_ms=20_000
+            )
+            crash = CommandBot(command=[sys.executable, "-c", "raise SystemExit(4)"], name="crash")
+            local = {1: LocalBot(make_policy("random", "rumble-nation", 1), "random")}
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            match, _ = referee.create_match(settings, local=local, commands={0: crash})
+            await match.finished.wait()
+            assert loop.time() - started < 5
+            assert match.result is not None
+            assert match.result.seats[0].reason is Reason.BOT_CRASHED
+            assert "code 4" in match.result.seats[0].detail
+
+    run(scenario())
