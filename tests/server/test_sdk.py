@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from client_sdk import AsyncBot, Bot, BotError, RandomBot, Request, play
 from client_sdk.loading import BotNotFound, load_bot
 from games import GameConfig
