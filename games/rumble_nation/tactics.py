@@ -237,12 +237,52 @@ class Rebel(Effect):
 
 
 @dataclasses.dataclass(slots=True)
-class Exile(Effect):
+class OpponentMove(Effect):
+    """Shared steps of Exile, Prisoner and Decoy: an area, an opponent there, a destination."""
+
+    #: Soldiers the chosen opponent must have in the area.
+    at_least: ClassVar[int] = 1
+    area: int = NONE
+    opponent: int = NONE
+
+    @classmethod
+    def _areas(cls, s: RumbleNationState, seat: int) -> list[int]:
+        raise NotImplementedError
+
+    def _destinations(self, s: RumbleNationState) -> list[int] | tuple[int, ...]:
+        return ADJ[self.area]
+
+    def _move(self, s: RumbleNationState, destination: int) -> None:
+        s.move(self.opponent, self.area, destination, 1)
+
+    def step(self) -> str:
+        if self.area == NONE:
+            return "area"
+        return "opponent" if self.opponent == NONE else "destination"
+
+    def options(self, s: RumbleNationState) -> tuple[Option, ...]:
+        if self.area == NONE:
+            return opt.areas(self._areas(s, self.seat))
+        if self.opponent == NONE:
+            return tuple(opt.seat(p) for p in opponents_in(s, self.area, self.seat, self.at_least))
+        return opt.areas(self._destinations(s))
+
+    def choose(self, s: RumbleNationState, value: tuple[Any, ...]) -> bool:
+        if self.area == NONE:
+            self.area = value[1]
+            return False
+        if self.opponent == NONE:
+            self.opponent = value[1]
+            return False
+        self._move(s, value[1])
+        return True
+
+
+@dataclasses.dataclass(slots=True)
+class Exile(OpponentMove):
     """追放: from an area where you have soldiers, move 1 opponent soldier to an adjacent area."""
 
     card: ClassVar[str] = "exile"
-    area: int = NONE
-    opponent: int = NONE
 
     @classmethod
     def _areas(cls, s: RumbleNationState, seat: int) -> list[int]:
@@ -254,36 +294,12 @@ class Exile(Effect):
     def usable(cls, s: RumbleNationState, seat: int) -> bool:
         return any(row[seat] and sum(row) > row[seat] for row in s.soldiers)
 
-    def step(self) -> str:
-        if self.area == NONE:
-            return "area"
-        return "opponent" if self.opponent == NONE else "destination"
-
-    def options(self, s: RumbleNationState) -> tuple[Option, ...]:
-        if self.area == NONE:
-            return opt.areas(self._areas(s, self.seat))
-        if self.opponent == NONE:
-            return tuple(opt.seat(p) for p in opponents_in(s, self.area, self.seat))
-        return opt.areas(ADJ[self.area])
-
-    def choose(self, s: RumbleNationState, value: tuple[Any, ...]) -> bool:
-        if self.area == NONE:
-            self.area = value[1]
-            return False
-        if self.opponent == NONE:
-            self.opponent = value[1]
-            return False
-        s.move(self.opponent, self.area, value[1], 1)
-        return True
-
 
 @dataclasses.dataclass(slots=True)
-class Prisoner(Effect):
+class Prisoner(OpponentMove):
     """捕虜: move 1 opponent soldier from any area into an adjacent area where you have soldiers."""
 
     card: ClassVar[str] = "prisoner"
-    area: int = NONE
-    opponent: int = NONE
 
     @classmethod
     def _areas(cls, s: RumbleNationState, seat: int) -> list[int]:
@@ -303,36 +319,16 @@ class Prisoner(Effect):
                         return True
         return False
 
-    def step(self) -> str:
-        if self.area == NONE:
-            return "area"
-        return "opponent" if self.opponent == NONE else "destination"
-
-    def options(self, s: RumbleNationState) -> tuple[Option, ...]:
-        if self.area == NONE:
-            return opt.areas(self._areas(s, self.seat))
-        if self.opponent == NONE:
-            return tuple(opt.seat(p) for p in opponents_in(s, self.area, self.seat))
-        return opt.areas([b for b in ADJ[self.area] if s.soldiers[b][self.seat] > 0])
-
-    def choose(self, s: RumbleNationState, value: tuple[Any, ...]) -> bool:
-        if self.area == NONE:
-            self.area = value[1]
-            return False
-        if self.opponent == NONE:
-            self.opponent = value[1]
-            return False
-        s.move(self.opponent, self.area, value[1], 1)
-        return True
+    def _destinations(self, s: RumbleNationState) -> list[int]:
+        return [b for b in ADJ[self.area] if s.soldiers[b][self.seat] > 0]
 
 
 @dataclasses.dataclass(slots=True)
-class Decoy(Effect):
+class Decoy(OpponentMove):
     """囮: move 1 of your soldiers and 2 of one opponent's, all from one area, to one adjacent area."""
 
     card: ClassVar[str] = "decoy"
-    area: int = NONE
-    opponent: int = NONE
+    at_least: ClassVar[int] = 2
 
     @classmethod
     def _areas(cls, s: RumbleNationState, seat: int) -> list[int]:
@@ -347,28 +343,9 @@ class Decoy(Effect):
                 return True
         return False
 
-    def step(self) -> str:
-        if self.area == NONE:
-            return "area"
-        return "opponent" if self.opponent == NONE else "destination"
-
-    def options(self, s: RumbleNationState) -> tuple[Option, ...]:
-        if self.area == NONE:
-            return opt.areas(self._areas(s, self.seat))
-        if self.opponent == NONE:
-            return tuple(opt.seat(p) for p in opponents_in(s, self.area, self.seat, 2))
-        return opt.areas(ADJ[self.area])
-
-    def choose(self, s: RumbleNationState, value: tuple[Any, ...]) -> bool:
-        if self.area == NONE:
-            self.area = value[1]
-            return False
-        if self.opponent == NONE:
-            self.opponent = value[1]
-            return False
-        s.move(self.seat, self.area, value[1], 1)
-        s.move(self.opponent, self.area, value[1], 2)
-        return True
+    def _move(self, s: RumbleNationState, destination: int) -> None:
+        s.move(self.seat, self.area, destination, 1)
+        s.move(self.opponent, self.area, destination, 2)
 
 
 @dataclasses.dataclass(slots=True)
