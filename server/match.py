@@ -48,6 +48,7 @@ class Match:
         settings: MatchSettings,
         seats: list[Seat],
         replay_dir: Path | None = None,
+        keep_log: bool = True,
     ) -> None:
         self.id = match_id
         self.game = game
@@ -61,9 +62,12 @@ class Match:
         self.result: MatchResult | None = None
         self.finished = asyncio.Event()
         self.spectators: list[Spectator] = []
-        self.public_events: list[pb.Event] = [
-            wire.event_to_proto(game, e) for e in getattr(self.state, "setup_events", ())
-        ]
+        self._remote = any(isinstance(seat, RemoteSeat) for seat in seats)
+        #: Keep the public event history for spectators who join late (off for matches that
+        #: run where no one can watch, e.g. tournament worker processes).
+        self.keep_log = keep_log
+        setup = getattr(self.state, "setup_events", ()) if (keep_log or self._remote) else ()
+        self.public_events: list[pb.Event] = [wire.event_to_proto(game, e) for e in setup]
         for seat in seats:
             if isinstance(seat, RemoteSeat):
                 seat.undelivered = list(self.public_events)
@@ -283,8 +287,8 @@ class Match:
     # ------------------------------------------------------------------ events and spectators
 
     def _publish(self, events: tuple[Event, ...]) -> None:
-        if not events:
-            return
+        if not events or not (self._remote or self.spectators or self.keep_log):
+            return  # an all-local match nobody watches: nothing to put on the wire
         public: list[pb.Event] = []
         for event in events:
             message = wire.event_to_proto(self.game, event)

@@ -1,0 +1,190 @@
+"""``kassen tournament run|resume|sprt`` and ``kassen ladder show``."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from kassen.errors import UsageError
+from tournament import storage
+from tournament.config import (
+    DEFAULT_DATABASE,
+    ConfigError,
+    TournamentConfig,
+    load_file,
+    parse_bot,
+    validate,
+)
+from tournament.progress import progress_bar
+from tournament.runner import TournamentRunner, schedule_rows
+from tournament.schedule import gauntlet, round_robin
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    tournament = sub.add_parser("tournament", help="run tournaments")
+    actions = tournament.add_subparsers(dest="action", required=True)
+    run = actions.add_parser("run", help="run a tournament from a TOML file and/or flags")
+    run.add_argument("file", nargs="?", type=Path, help="tournament.toml (flags override it)")
+    _settings_flags(run)
+    run.set_defaults(run=run_tournament)
+    resume = actions.add_parser("resume", help="finish an interrupted tournament")
+    resume.add_argument("id", help="tournament id")
+    resume.add_argument("--db", default=None, help=f"database URL (default {DEFAULT_DATABASE})")
+    resume.add_argument("--quiet", action="store_true", help="no progress bar")
+    resume.set_defaults(run=resume_tournament)
+    from kassen.commands import sprt
+
+    sprt.add_parser(actions)
+
+    ladder = sub.add_parser("ladder", help="show ladders")
+    ladder_actions = ladder.add_subparsers(dest="action", required=True)
+    show = ladder_actions.add_parser("show", help="print the ladder of a tournament")
+    show.add_argument("--tournament", default=None, help="tournament id (default: the latest)")
+    show.add_argument("--db", default=DEFAULT_DATABASE, help=f"database URL (default {DEFAULT_DATABASE})")
+    show.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    show.add_argument("--ci", choices=["hessian", "bootstrap"], default="hessian", help="how the 95%% intervals are computed")
+    show.set_defaults(run=show_ladder)
+
+
+def _settings_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default=None)
+    parser.add_argument("--variant", default=None)
+    parser.add_argument("--advanced", action="store_true", help="variant 'advanced'")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--format", default=None, help="round-robin, gauntlet or swiss")
+    parser.add_argument("--bot", action="append", default=[], help="random, greedy, NAME=cmd:COMMAND, NAME=module:Class (repeat)")
+    parser.add_argument("--games", type=int, default=None, dest="games_per_group", help="games per group (rounded up to whole seed blocks)")
+    parser.add_argument("--rounds", type=int, default=None, help="Swiss rounds")
+    parser.add_argument("--candidate", default=None, help="the gauntlet's candidate bot")
+    parser.add_argument("--seed", type=int, default=None, help="base seed")
+    parser.add_argument("--concurrency", type=int, default=None)
+    parser.add_argument("--decision-ms", type=int, default=None)
+    parser.add_argument("--bank-ms", type=int, default=None)
+    parser.add_argument("--failure-policy", default=None, choices=["forfeit", "void"])
+    parser.add_argument("--db", default=None, dest="database", help=f"database URL (default {DEFAULT_DATABASE})")
+    parser.add_argument("--output", default=None, help="folder for reports and replays (default runs)")
+    parser.add_argument("--no-replays", action="store_true", help="do not write replay files")
+    parser.add_argument("--name", default=None)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def build_config(args: argparse.Namespace) -> TournamentConfig:
+    try:
+        config = load_file(args.file) if args.file else TournamentConfig()
+        bots = tuple(parse_bot(b) for b in args.bot)
+        config = config.with_overrides(
+            game=args.game,
+            variant="advanced" if args.advanced else args.variant,
+            players=args.players,
+            format=args.format,
+            games_per_group=args.games_per_group,
+            rounds=args.rounds,
+            candidate=args.candidate,
+            seed=args.seed,
+            concurrency=args.concurrency,
+            decision_ms=args.decision_ms,
+            bank_ms=args.bank_ms,
+            failure_policy=args.failure_policy,
+            database=args.database,
+            output=args.output,
+            name=args.name,
+            bots=(config.bots + bots) if bots else None,
+            replays=False if args.no_replays else None,
+        )
+        validate(config)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    return config
+
+
+def _connect(url: str) -> Any:
+    try:
+        return storage.connect(url)
+    except storage.StorageError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def start(config: TournamentConfig) -> tuple[Any, str]:
+    """Create the tournament and its schedule in the database; returns (engine, id)."""
+    engine = _connect(config.database)
+    tournament_id = "t" + secrets.token_hex(4)
+    names = [b.name for b in config.bots]
+    if config.format == "round-robin":
+        scheduled = round_robin(names, config.players, config.games_per_group, config.seed)
+    elif config.format == "gauntlet":
+        field = [n for n in names if n != config.candidate]
+        scheduled = gauntlet(config.candidate, field, config.players, config.games_per_group, config.seed)
+    else:
+        scheduled = []  # Swiss rounds are paired as the results come in
+    storage.create_tournament(
+        engine,
+        tournament_id,
+        name=config.name,
+        game=config.game,
+        variant=config.variant,
+        players=config.players,
+        format=config.format,
+        base_seed=config.seed,
+        config=config.to_dict(),
+        bot_rows=[(b.name, b.spec, b.version_hash()) for b in config.bots],
+        scheduled=schedule_rows(scheduled),
+    )
+    return engine, tournament_id
+
+
+def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bool) -> int:
+    from tournament.reports import print_ladder, write_reports
+
+    print(f"tournament {tournament_id}: {config.format}, {len(config.bots)} bots, {config.game} {config.variant} {config.players} players (resume with: kassen tournament resume {tournament_id}{'' if config.database == DEFAULT_DATABASE else ' --db ' + config.database})", file=sys.stderr)
+    try:
+        with progress_bar(quiet) as on_progress:
+            TournamentRunner(engine, tournament_id, config, on_progress=on_progress).run()
+    except KeyboardInterrupt:
+        print(f"kassen: interrupted; finished matches are stored. Resume with: kassen tournament resume {tournament_id}", file=sys.stderr)
+        return 130
+    folder = write_reports(engine, tournament_id, Path(config.output) / tournament_id)
+    print_ladder(engine, tournament_id)
+    print(f"reports: {folder}", file=sys.stderr)
+    return 0
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    config = build_config(args)
+    engine, tournament_id = start(config)
+    return execute(engine, tournament_id, config, args.quiet)
+
+
+def resume_tournament(args: argparse.Namespace) -> int:
+    url = args.db or DEFAULT_DATABASE
+    engine = _connect(url)
+    row = storage.load_tournament(engine, args.id)
+    if row is None:
+        raise UsageError(f"no tournament {args.id!r} in {url}")
+    import json
+
+    config = TournamentConfig.from_dict(json.loads(row["config_json"])).with_overrides(database=url)
+    try:
+        validate(config)
+    except ConfigError as exc:
+        raise UsageError(f"cannot resume {args.id}: {exc}") from None
+    storage.set_status(engine, args.id, "running")
+    return execute(engine, args.id, config, args.quiet)
+
+
+def show_ladder(args: argparse.Namespace) -> int:
+    from tournament.reports import ladder_csv, ladder_json, print_ladder
+
+    engine = _connect(args.db)
+    tournament_id = args.tournament or storage.latest_tournament(engine)
+    if tournament_id is None or storage.load_tournament(engine, tournament_id) is None:
+        raise UsageError(f"no tournament {args.tournament or ''} in {args.db}".replace("  ", " "))
+    if args.format == "table":
+        print_ladder(engine, tournament_id, ci=args.ci)
+    elif args.format == "json":
+        print(ladder_json(engine, tournament_id, ci=args.ci))
+    else:
+        print(ladder_csv(engine, tournament_id, ci=args.ci), end="")
+    return 0

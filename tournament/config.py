@@ -1,0 +1,199 @@
+"""A tournament's settings, from a TOML file and/or command-line flags, checked up front.
+
+Everything a run needs is validated before anything is written: the game and player count,
+every bot (built-in names, ``module:Class`` / ``file.py:Class`` Python bots, command lines),
+the format's own settings. A problem is a ``ConfigError`` with a one-line message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+import shutil
+import tomllib
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from games import GameConfig, InvalidConfig, UnknownGame, get_game
+from games.contract import check_config
+from games.policies import POLICY_NAMES
+from kassen import __version__
+from tournament.schedule import FORMATS
+
+DEFAULT_DATABASE = "sqlite:///runs/kassen.sqlite"
+DEFAULT_OUTPUT = "runs"
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used; the message names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotEntry:
+    """A bot of the tournament: ``kind`` is builtin, python or command."""
+
+    name: str
+    kind: str
+    target: str
+
+    @property
+    def spec(self) -> str:
+        return {"builtin": self.target, "python": self.target, "command": f"cmd:{self.target}"}[self.kind]
+
+    def version_hash(self) -> str:
+        """What identifies this version of the bot: its code where we can see it."""
+        content = f"{self.kind}:{self.target}".encode()
+        if self.kind == "builtin":
+            content += f":kassen-{__version__}".encode()
+        else:
+            path = Path(self.target.split(":")[0] if self.kind == "python" else shlex.split(self.target)[-1])
+            if path.is_file() and path.stat().st_size < 50_000_000:
+                content += path.read_bytes()
+        return hashlib.sha256(content).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    game: str = "rumble-nation"
+    variant: str = "base"
+    players: int = 2
+    format: str = "round-robin"
+    bots: tuple[BotEntry, ...] = ()
+    name: str = "tournament"
+    games_per_group: int = 4
+    rounds: int = 5
+    candidate: str = ""
+    seed: int = 1
+    concurrency: int = 2
+    decision_ms: int = 1000
+    bank_ms: int = 10_000
+    failure_policy: str = "forfeit"
+    database: str = DEFAULT_DATABASE
+    output: str = DEFAULT_OUTPUT
+    replays: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["bots"] = [asdict(b) for b in self.bots]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TournamentConfig:
+        data = dict(data)
+        data["bots"] = tuple(BotEntry(**b) for b in data.get("bots", ()))
+        return cls(**data)
+
+    def with_overrides(self, **values: Any) -> TournamentConfig:
+        return replace(self, **{k: v for k, v in values.items() if v is not None})
+
+
+_KEYS = {
+    "game", "variant", "players", "format", "name", "games_per_group", "rounds", "candidate",
+    "seed", "concurrency", "failure_policy", "database", "output", "replays",
+}
+
+
+def parse_bot(entry: Any) -> BotEntry:
+    """A bot from a TOML table or a command-line string.
+
+    Strings: ``random`` / ``greedy``; ``NAME=cmd:COMMAND``; ``NAME=module:Class``;
+    ``file.py:Class``. Tables: ``{name, builtin}``, ``{name, command}``, ``{name, python}``.
+    """
+    if isinstance(entry, str):
+        name, sep, rest = entry.partition("=")
+        if not sep:
+            name, rest = "", entry
+        if rest.startswith("cmd:"):
+            return BotEntry(name or rest[4:].split()[0], "command", rest[4:].strip())
+        if rest in POLICY_NAMES:
+            return BotEntry(name or rest, "builtin", rest)
+        if ":" in rest:
+            return BotEntry(name or rest.rpartition(":")[2], "python", rest)
+        raise ConfigError(f"unknown bot {rest!r} (built-in: {', '.join(POLICY_NAMES)}; or NAME=cmd:COMMAND, module:Class)")
+    if isinstance(entry, dict):
+        kinds = [k for k in ("builtin", "command", "python") if k in entry]
+        raw_name = entry.get("name")
+        if len(kinds) > 1 or not isinstance(raw_name, str) or not raw_name:
+            raise ConfigError(f"a [[bots]] entry needs a name and one of builtin, command, python: {entry}")
+        bot_name: str = raw_name
+        if not kinds:
+            return parse_bot(bot_name)
+        target = entry[kinds[0]]
+        if not isinstance(target, str) or not target:
+            raise ConfigError(f"bot {bot_name!r}: {kinds[0]} must be a non-empty string")
+        if kinds[0] == "builtin" and target not in POLICY_NAMES:
+            raise ConfigError(f"bot {bot_name!r}: unknown built-in {target!r}")
+        return BotEntry(bot_name, kinds[0], target)
+    raise ConfigError(f"cannot read bot entry {entry!r}")
+
+
+def load_file(path: Path) -> TournamentConfig:
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+    section = data.get("tournament", {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}: [tournament] must be a table")
+    unknown = set(section) - _KEYS - {"time_control"}
+    if unknown:
+        raise ConfigError(f"{path}: unknown setting(s) {', '.join(sorted(unknown))}")
+    values: dict[str, Any] = {k: v for k, v in section.items() if k in _KEYS}
+    clock = section.get("time_control", {})
+    if clock:
+        values["decision_ms"] = clock.get("decision_ms", 1000)
+        values["bank_ms"] = clock.get("bank_ms", 10_000)
+    values["bots"] = tuple(parse_bot(b) for b in data.get("bots", []))
+    try:
+        return TournamentConfig(**values)
+    except TypeError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
+def validate(config: TournamentConfig) -> None:
+    """Raise ConfigError naming the first problem; nothing is started or written."""
+    for key, kind in (("players", int), ("games_per_group", int), ("rounds", int), ("seed", int), ("concurrency", int), ("decision_ms", int), ("bank_ms", int)):
+        if not isinstance(getattr(config, key), kind) or isinstance(getattr(config, key), bool):
+            raise ConfigError(f"{key} must be a whole number, not {getattr(config, key)!r}")
+    try:
+        game = get_game(config.game)
+        check_config(game, GameConfig(config.players, config.variant))
+    except (UnknownGame, InvalidConfig) as exc:
+        raise ConfigError(str(exc)) from None
+    if config.format not in FORMATS:
+        raise ConfigError(f"unknown format {config.format!r} (choose from {', '.join(FORMATS)})")
+    if config.failure_policy not in ("forfeit", "void"):
+        raise ConfigError(f"failure_policy must be forfeit or void, not {config.failure_policy!r}")
+    if config.games_per_group < 1 or config.rounds < 1 or config.concurrency < 1 or config.decision_ms < 1:
+        raise ConfigError("games_per_group, rounds, concurrency and decision_ms must be at least 1")
+    names = [b.name for b in config.bots]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"bot names must be unique: {names}")
+    needed = config.players if config.format != "gauntlet" else config.players
+    if len(names) < needed:
+        raise ConfigError(f"{config.format} of {config.players}-player games needs at least {needed} bots, got {len(names)}")
+    if config.format == "gauntlet" and config.candidate not in names:
+        raise ConfigError(f"gauntlet candidate {config.candidate!r} is not one of the bots")
+    for bot in config.bots:
+        check_bot(bot)
+
+
+def check_bot(bot: BotEntry) -> None:
+    if bot.kind == "command":
+        try:
+            argv = shlex.split(bot.target)
+        except ValueError as exc:
+            raise ConfigError(f"bot {bot.name!r}: cannot parse command: {exc}") from None
+        if not argv or (shutil.which(argv[0]) is None and not Path(argv[0]).is_file()):
+            raise ConfigError(f"bot {bot.name!r}: cannot start {argv[0] if argv else '(empty)'!r}: no such program")
+    elif bot.kind == "python":
+        from client_sdk.loading import BotNotFound, load_bot
+
+        try:
+            load_bot(bot.target)
+        except BotNotFound as exc:
+            raise ConfigError(f"bot {bot.name!r}: {exc}") from None

@@ -1,0 +1,271 @@
+"""Run a tournament's matches through the referee and store every result as it comes.
+
+Two execution paths, the same referee rules in both:
+* only built-in bots: matches run in worker processes (one per ``concurrency``), each an
+  in-process referee with trusted local seats - no network, all cores busy;
+* any Python-class or command-line bot: one embedded gRPC referee on a loopback port,
+  ``concurrency`` matches at a time; command bots are launched per match and connect back.
+Results are committed in small batches. A match that was not committed is simply run again
+on resume, with the same seed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import hashlib
+import multiprocessing
+import shlex
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+
+from games import GameConfig, get_game
+from games.policies import make_policy
+from server.clock import SeatClock
+from server.match import Match
+from server.referee import CommandBot, LocalBot
+from server.results import MatchResult
+from server.seats import LocalSeat, Seat
+from server.settings import FailurePolicy, MatchSettings, TimeControl
+from tournament import storage
+from tournament.config import BotEntry, TournamentConfig
+from tournament.schedule import ScheduledMatch, swiss_round
+
+Finished = tuple[storage.MatchRecord, list[storage.SeatRecord]]
+#: How many finished matches are committed together (and how often, at the latest).
+COMMIT_EVERY = 50
+COMMIT_SECONDS = 1.0
+
+
+def policy_seed(match_seed: int, seat: int) -> int:
+    """Built-in bots' own randomness, derived from the match: reruns reproduce the match."""
+    return int.from_bytes(hashlib.sha256(f"{match_seed}:{seat}".encode()).digest()[:4], "big")
+
+
+def match_settings(config: TournamentConfig, seed: int) -> MatchSettings:
+    return MatchSettings(
+        game=config.game,
+        config=GameConfig(config.players, config.variant),
+        seed=seed,
+        time_control=TimeControl(decision_ms=config.decision_ms, bank_ms=config.bank_ms),
+        failure_policy=FailurePolicy(config.failure_policy),
+    )
+
+
+def to_records(spec: ScheduledMatch, result: MatchResult, decisions: int, duration_ms: float) -> Finished:
+    seats = [
+        storage.SeatRecord(
+            seat=r.seat,
+            bot=spec.seats[r.seat],
+            rank=r.rank,
+            score=r.score,
+            forfeited=r.forfeited,
+            reason=r.reason.value,
+            detail=r.detail,
+            think_time_us=r.think_time_us,
+        )
+        for r in result.seats
+    ]
+    record = storage.MatchRecord(
+        idx=spec.idx,
+        round=spec.round,
+        seed=spec.seed,
+        seats=spec.seats,
+        status="done",
+        reason=result.reason.value,
+        decisions=decisions,
+        duration_ms=duration_ms,
+        replay_path=result.replay_path or None,
+    )
+    return record, seats
+
+
+# ---------------------------------------------------------------------- built-in bots only
+
+
+async def play_builtin(config: TournamentConfig, bots: dict[str, BotEntry], spec: ScheduledMatch, replay_dir: Path | None, match_id: str) -> Finished:
+    """One match of built-in policies on an in-process referee (no network)."""
+    settings = match_settings(config, spec.seed)
+    seats: list[Seat] = [
+        LocalSeat(i, SeatClock(settings.time_control), make_policy(bots[name].target, config.game, policy_seed(spec.seed, i)), name)
+        for i, name in enumerate(spec.seats)
+    ]
+    match = Match(match_id, get_game(config.game), settings, seats, replay_dir, keep_log=False)
+    started = time.perf_counter()
+    result = await match.run()
+    return to_records(spec, result, match.decisions, (time.perf_counter() - started) * 1000)
+
+
+def _worker(config_data: dict[str, object], batch: list[ScheduledMatch], replay_dir: str | None, tournament_id: str) -> list[Finished]:
+    """Runs in a worker process: a batch of built-in matches, one after another."""
+    from server.logs import configure
+
+    configure("error")
+    config = TournamentConfig.from_dict(dict(config_data))
+    bots = {b.name: b for b in config.bots}
+    directory = Path(replay_dir) if replay_dir else None
+
+    async def run_all() -> list[Finished]:
+        return [await play_builtin(config, bots, spec, directory, f"{tournament_id}-{spec.idx}") for spec in batch]
+
+    return asyncio.run(run_all())
+
+
+# ---------------------------------------------------------------------- the runner
+
+
+@dataclass
+class Progress:
+    """What the runner reports as it goes (the CLI draws a progress bar from it)."""
+
+    total: int
+    done: int = 0
+
+
+class TournamentRunner:
+    def __init__(
+        self,
+        engine: Engine,
+        tournament_id: str,
+        config: TournamentConfig,
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.id = tournament_id
+        self.config = config
+        self.bots = {b.name: b for b in config.bots}
+        self.on_progress = on_progress
+        self.replay_dir = Path(config.output) / tournament_id / "replays" if config.replays else None
+        self._buffer: list[Finished] = []
+        self._last_commit = time.monotonic()
+        self.progress = Progress(total=0)
+
+    @property
+    def builtin_only(self) -> bool:
+        return all(b.kind == "builtin" for b in self.config.bots)
+
+    def run(self) -> None:
+        """Play every match that is not done yet (all rounds, for Swiss), storing as it goes."""
+        try:
+            if self.config.format == "swiss":
+                self._run_swiss()
+            else:
+                self._execute([m for m in storage.load_matches(self.engine, self.id)])
+            storage.set_status(self.engine, self.id, "finished")
+        except BaseException:
+            self._commit()
+            storage.set_status(self.engine, self.id, "interrupted")
+            raise
+
+    def _run_swiss(self) -> None:
+        for round_number in range(self.config.rounds):
+            known = storage.load_matches(self.engine, self.id)
+            if not any(m.round == round_number for m in known):
+                points: dict[str, float] = {}
+                met: set[frozenset[str]] = set()
+                for m in known:
+                    met.add(frozenset(m.seats))
+                    for r in m.results:
+                        points[r.bot] = points.get(r.bot, 0.0) + (len(m.seats) - r.rank) / max(1, len(m.seats) - 1) * (r.rank > 0)
+                new = swiss_round(
+                    [b.name for b in self.config.bots], self.config.players, round_number, points, met,
+                    self.config.seed, first_idx=len(known),
+                )
+                storage.add_matches(self.engine, self.id, [(m.idx, m.round, m.seed, m.seats) for m in new])
+                known = storage.load_matches(self.engine, self.id)
+            self._execute([m for m in known if m.round == round_number])
+
+    def _execute(self, scheduled: Sequence[storage.MatchRecord]) -> None:
+        pending = [ScheduledMatch(m.idx, m.round, m.seed, m.seats) for m in scheduled if m.status != "done"]
+        self.progress = Progress(total=len(scheduled), done=len(scheduled) - len(pending))
+        self._report()
+        if not pending:
+            return
+        if self.builtin_only:
+            self._run_in_processes(pending)
+        else:
+            asyncio.run(self._run_over_grpc(pending))
+        self._commit()
+
+    def _finished(self, finished: Finished) -> None:
+        self._buffer.append(finished)
+        self.progress.done += 1
+        if len(self._buffer) >= COMMIT_EVERY or time.monotonic() - self._last_commit > COMMIT_SECONDS:
+            self._commit()
+        self._report()
+
+    def _commit(self) -> None:
+        if self._buffer:
+            storage.record_results(self.engine, self.id, self._buffer)
+            self._buffer = []
+        self._last_commit = time.monotonic()
+
+    def _report(self) -> None:
+        if self.on_progress is not None:
+            self.on_progress(self.progress)
+
+    def _run_in_processes(self, pending: list[ScheduledMatch]) -> None:
+        workers = self.config.concurrency
+        batch = max(1, min(40, len(pending) // (workers * 8) or 1))
+        batches = [pending[i : i + batch] for i in range(0, len(pending), batch)]
+        config_data = self.config.to_dict()
+        replay_dir = str(self.replay_dir) if self.replay_dir else None
+        if workers == 1:
+            for chunk in batches:
+                for finished in _worker(config_data, chunk, replay_dir, self.id):
+                    self._finished(finished)
+            return
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures = [pool.submit(_worker, config_data, chunk, replay_dir, self.id) for chunk in batches]
+            try:
+                for future in concurrent.futures.as_completed(futures):
+                    for finished in future.result():
+                        self._finished(finished)
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+
+    async def _run_over_grpc(self, pending: list[ScheduledMatch]) -> None:
+        from client_sdk import play
+        from client_sdk.loading import load_bot
+        from server.app import running_server
+
+        async with running_server("127.0.0.1:0", replay_dir=self.replay_dir) as referee:
+            gate = asyncio.Semaphore(self.config.concurrency)
+
+            async def one(spec: ScheduledMatch) -> Finished:
+                async with gate:
+                    local: dict[int, LocalBot] = {}
+                    commands: dict[int, CommandBot] = {}
+                    python: dict[int, str] = {}
+                    for seat, name in enumerate(spec.seats):
+                        bot = self.bots[name]
+                        if bot.kind == "builtin":
+                            policy = make_policy(bot.target, self.config.game, policy_seed(spec.seed, seat))
+                            local[seat] = LocalBot(policy, name)
+                        elif bot.kind == "command":
+                            commands[seat] = CommandBot(command=shlex.split(bot.target), name=name)
+                        else:
+                            python[seat] = bot.target
+                    started = time.perf_counter()
+                    match, tickets = referee.create_match(match_settings(self.config, spec.seed), local, commands)
+                    players = [asyncio.create_task(play(load_bot(target), referee.address, tickets[seat])) for seat, target in python.items()]
+                    for seat, name in enumerate(spec.seats):
+                        match.seats[seat].bot_name = name
+                    await match.finished.wait()
+                    await asyncio.gather(*players, return_exceptions=True)
+                    assert match.result is not None
+                    return to_records(spec, match.result, match.decisions, (time.perf_counter() - started) * 1000)
+
+            for next_done in asyncio.as_completed([one(spec) for spec in pending]):
+                self._finished(await next_done)
+
+
+def schedule_rows(matches: Iterable[ScheduledMatch]) -> list[tuple[int, int, int, tuple[str, ...]]]:
+    return [(m.idx, m.round, m.seed, m.seats) for m in matches]

@@ -1,0 +1,108 @@
+"""Fair schedules: round-robin, gauntlet and Swiss, with seat rotation and seed blocks.
+
+Every group of k bots plays *seed blocks*: one seed, played once in each cyclic rotation of
+the seating, so every bot sits in every seat with the same dice and deals. Over a block, seat
+order and luck cancel out; block b uses the same seed in every group, so all groups face the
+same deals. Everything derives from the base seed: the same configuration gives the same
+schedule, match for match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+FORMATS = ("round-robin", "gauntlet", "swiss")
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledMatch:
+    idx: int
+    round: int
+    seed: int
+    seats: tuple[str, ...]
+
+
+def block_seed(base_seed: int, block: int) -> int:
+    """The game seed of seed block ``block`` (stable across Python versions and machines)."""
+    digest = hashlib.sha256(f"kassen:{base_seed}:{block}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def rotations(group: Sequence[str]) -> list[tuple[str, ...]]:
+    """The k cyclic rotations of a seating: each bot in each seat once."""
+    k = len(group)
+    return [tuple(group[(i + r) % k] for i in range(k)) for r in range(k)]
+
+
+def blocks_for(games_per_group: int, players: int) -> int:
+    """Seed blocks needed for at least ``games_per_group`` games (a block is ``players`` games)."""
+    return max(1, math.ceil(games_per_group / players))
+
+
+def round_robin(bots: Sequence[str], players: int, games_per_group: int, base_seed: int) -> list[ScheduledMatch]:
+    """Every group of ``players`` bots plays whole seed blocks."""
+    groups = list(itertools.combinations(bots, players))
+    return _play_groups(groups, players, games_per_group, base_seed)
+
+
+def gauntlet(candidate: str, field: Sequence[str], players: int, games_per_group: int, base_seed: int) -> list[ScheduledMatch]:
+    """The candidate against every group of ``players - 1`` bots from the field."""
+    groups = [(candidate, *others) for others in itertools.combinations(field, players - 1)]
+    return _play_groups(groups, players, games_per_group, base_seed)
+
+
+def _play_groups(groups: Sequence[Sequence[str]], players: int, games_per_group: int, base_seed: int) -> list[ScheduledMatch]:
+    scheduled: list[ScheduledMatch] = []
+    for block in range(blocks_for(games_per_group, players)):
+        seed = block_seed(base_seed, block)
+        for group in groups:
+            for seats in rotations(group):
+                scheduled.append(ScheduledMatch(len(scheduled), block, seed, seats))
+    return scheduled
+
+
+def swiss_round(
+    bots: Sequence[str],
+    players: int,
+    round_number: int,
+    points: dict[str, float],
+    met: set[frozenset[str]],
+    base_seed: int,
+    first_idx: int,
+) -> list[ScheduledMatch]:
+    """One Swiss round: groups of bots with similar points, avoiding repeat groups if possible.
+
+    Bots are ordered by points (ties broken by a seeded shuffle), then groups are formed from
+    the top: each group takes the next free bot and the closest-ranked free bots it has not
+    met as a group before; if every choice repeats, the closest ones are taken anyway. Bots
+    left over when fewer than ``players`` remain sit the round out (a bye). Each group plays
+    one seed block.
+    """
+    rng = random.Random(block_seed(base_seed, 10_000 + round_number))
+    order = list(bots)
+    rng.shuffle(order)
+    order.sort(key=lambda b: -points.get(b, 0.0))
+    free = list(order)
+    groups: list[tuple[str, ...]] = []
+    while len(free) >= players:
+        head = free.pop(0)
+        best: tuple[str, ...] | None = None
+        for others in itertools.combinations(free[: players + 3], players - 1):
+            if frozenset((head, *others)) not in met:
+                best = others
+                break
+        chosen = best if best is not None else tuple(free[: players - 1])
+        for bot in chosen:
+            free.remove(bot)
+        groups.append((head, *chosen))
+    seed = block_seed(base_seed, round_number)
+    scheduled: list[ScheduledMatch] = []
+    for group in groups:
+        for seats in rotations(group):
+            scheduled.append(ScheduledMatch(first_idx + len(scheduled), round_number, seed, seats))
+    return scheduled

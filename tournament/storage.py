@@ -1,0 +1,338 @@
+"""Tournament storage through SQLAlchemy Core: a SQLite file by default, PostgreSQL by URL.
+
+One schema, versioned in ``schema_version``; a newer schema than this code knows is refused,
+an older one is migrated forward step by step (``MIGRATIONS``). Every match is written as
+``pending`` when its tournament (or Swiss round) is scheduled, so the schedule itself lives in
+the database; a match becomes ``done`` in the same transaction that stores its seat results.
+A tournament stopped at any moment therefore resumes by running what is not ``done``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+SCHEMA_VERSION = 1
+
+metadata = sa.MetaData()
+
+schema_version = sa.Table(
+    "schema_version", metadata, sa.Column("version", sa.Integer, nullable=False)
+)
+
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("variant", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("format", sa.String(32), nullable=False),
+    sa.Column("base_seed", sa.BigInteger, nullable=False),
+    sa.Column("config_json", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("finished_at", sa.Float),
+)
+
+bots = sa.Table(
+    "bots",
+    metadata,
+    sa.Column("tournament_id", sa.String(32), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("name", sa.String(200), primary_key=True),
+    sa.Column("spec", sa.Text, nullable=False),
+    sa.Column("version_hash", sa.String(64), nullable=False),
+)
+
+matches = sa.Table(
+    "matches",
+    metadata,
+    sa.Column("tournament_id", sa.String(32), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("seats_json", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("reason", sa.String(32)),
+    sa.Column("decisions", sa.Integer),
+    sa.Column("duration_ms", sa.Float),
+    sa.Column("replay_path", sa.Text),
+    sa.Column("finished_at", sa.Float),
+    sa.Index("matches_status", "tournament_id", "status"),
+)
+
+seat_results = sa.Table(
+    "seat_results",
+    metadata,
+    sa.Column("tournament_id", sa.String(32), primary_key=True),
+    sa.Column("match_idx", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("bot", sa.String(200), nullable=False),
+    sa.Column("rank", sa.Integer, nullable=False),
+    sa.Column("score", sa.Integer, nullable=False),
+    sa.Column("forfeited", sa.Boolean, nullable=False),
+    sa.Column("reason", sa.String(32), nullable=False),
+    sa.Column("detail", sa.Text, nullable=False),
+    sa.Column("think_time_us", sa.BigInteger, nullable=False),
+    sa.ForeignKeyConstraint(
+        ["tournament_id", "match_idx"], ["matches.tournament_id", "matches.idx"]
+    ),
+)
+
+#: Forward migrations: version -> statements taking the schema from version-1 to version.
+MIGRATIONS: dict[int, list[str]] = {}
+
+
+class StorageError(RuntimeError):
+    """The database cannot be reached or is not one of ours."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    seat: int
+    bot: str
+    rank: int
+    score: int
+    forfeited: bool
+    reason: str
+    detail: str
+    think_time_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    idx: int
+    round: int
+    seed: int
+    seats: tuple[str, ...]
+    status: str
+    reason: str | None = None
+    decisions: int | None = None
+    duration_ms: float | None = None
+    replay_path: str | None = None
+    results: tuple[SeatRecord, ...] = ()
+
+    @property
+    def ranking(self) -> list[str]:
+        """Bot names best first (rank 0 means voided: no ranking)."""
+        ranked = sorted((r for r in self.results if r.rank > 0), key=lambda r: r.rank)
+        return [r.bot for r in ranked]
+
+
+def connect(url: str) -> Engine:
+    """Open (and create or migrate) the database at ``url``; StorageError names the problem."""
+    try:
+        engine = sa.create_engine(url, future=True)
+    except Exception as exc:  # bad URL, missing driver
+        raise StorageError(f"cannot use database URL {url!r}: {exc}") from None
+    if engine.dialect.name == "sqlite":
+
+        @sa.event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+    try:
+        with engine.begin() as conn:
+            _migrate(conn)
+    except StorageError:
+        raise
+    except Exception as exc:
+        raise StorageError(f"cannot open database {engine.url.render_as_string()}: {_first_line(exc)}") from None
+    return engine
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def _migrate(conn: Connection) -> None:
+    inspector = sa.inspect(conn)
+    if not inspector.has_table("schema_version"):
+        metadata.create_all(conn)
+        conn.execute(schema_version.insert().values(version=SCHEMA_VERSION))
+        return
+    version = conn.execute(sa.select(schema_version.c.version)).scalar_one()
+    if version > SCHEMA_VERSION:
+        raise StorageError(f"the database has schema {version}; this Kassen knows up to {SCHEMA_VERSION}")
+    for step in range(version + 1, SCHEMA_VERSION + 1):
+        for statement in MIGRATIONS.get(step, []):
+            conn.execute(sa.text(statement))
+        conn.execute(schema_version.update().values(version=step))
+
+
+def create_tournament(
+    engine: Engine,
+    tournament_id: str,
+    *,
+    name: str,
+    game: str,
+    variant: str,
+    players: int,
+    format: str,
+    base_seed: int,
+    config: dict[str, Any],
+    bot_rows: Sequence[tuple[str, str, str]],
+    scheduled: Sequence[tuple[int, int, int, Sequence[str]]] = (),
+) -> None:
+    """Insert the tournament, its bots (name, spec, version hash) and its schedule at once."""
+    with engine.begin() as conn:
+        conn.execute(
+            tournaments.insert().values(
+                id=tournament_id,
+                name=name,
+                game=game,
+                variant=variant,
+                players=players,
+                format=format,
+                base_seed=base_seed,
+                config_json=json.dumps(config),
+                status="running",
+                created_at=time.time(),
+            )
+        )
+        conn.execute(
+            bots.insert(),
+            [
+                {"tournament_id": tournament_id, "name": n, "spec": s, "version_hash": h}
+                for n, s, h in bot_rows
+            ],
+        )
+        if scheduled:
+            conn.execute(matches.insert(), _match_rows(tournament_id, scheduled))
+
+
+def _match_rows(tournament_id: str, scheduled: Iterable[tuple[int, int, int, Sequence[str]]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "tournament_id": tournament_id,
+            "idx": idx,
+            "round": round_,
+            "seed": seed,
+            "seats_json": json.dumps(list(seats)),
+            "status": "pending",
+        }
+        for idx, round_, seed, seats in scheduled
+    ]
+
+
+def add_matches(engine: Engine, tournament_id: str, scheduled: Iterable[tuple[int, int, int, Sequence[str]]]) -> None:
+    """Store scheduled matches (idx, round, seed, seats) as pending."""
+    rows = _match_rows(tournament_id, scheduled)
+    if rows:
+        with engine.begin() as conn:
+            conn.execute(matches.insert(), rows)
+
+
+def record_results(engine: Engine, tournament_id: str, finished: Sequence[tuple[MatchRecord, Sequence[SeatRecord]]]) -> None:
+    """Mark matches done with their seat results, all in one transaction."""
+    if not finished:
+        return
+    now = time.time()
+    with engine.begin() as conn:
+        for match, results in finished:
+            conn.execute(
+                seat_results.delete().where(
+                    (seat_results.c.tournament_id == tournament_id) & (seat_results.c.match_idx == match.idx)
+                )
+            )
+            conn.execute(
+                matches.update()
+                .where((matches.c.tournament_id == tournament_id) & (matches.c.idx == match.idx))
+                .values(
+                    status="done",
+                    reason=match.reason,
+                    decisions=match.decisions,
+                    duration_ms=match.duration_ms,
+                    replay_path=match.replay_path,
+                    finished_at=now,
+                )
+            )
+            conn.execute(
+                seat_results.insert(),
+                [
+                    {
+                        "tournament_id": tournament_id,
+                        "match_idx": match.idx,
+                        "seat": r.seat,
+                        "bot": r.bot,
+                        "rank": r.rank,
+                        "score": r.score,
+                        "forfeited": r.forfeited,
+                        "reason": r.reason,
+                        "detail": r.detail[:2000],
+                        "think_time_us": r.think_time_us,
+                    }
+                    for r in results
+                ],
+            )
+
+
+def set_status(engine: Engine, tournament_id: str, status: str) -> None:
+    with engine.begin() as conn:
+        values: dict[str, Any] = {"status": status}
+        if status == "finished":
+            values["finished_at"] = time.time()
+        conn.execute(tournaments.update().where(tournaments.c.id == tournament_id).values(**values))
+
+
+def load_tournament(engine: Engine, tournament_id: str) -> dict[str, Any] | None:
+    with engine.connect() as conn:
+        row = conn.execute(sa.select(tournaments).where(tournaments.c.id == tournament_id)).mappings().first()
+    return dict(row) if row else None
+
+
+def latest_tournament(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        return conn.execute(
+            sa.select(tournaments.c.id).order_by(tournaments.c.created_at.desc()).limit(1)
+        ).scalar()
+
+
+def load_bots(engine: Engine, tournament_id: str) -> list[tuple[str, str, str]]:
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(bots.c.name, bots.c.spec, bots.c.version_hash).where(bots.c.tournament_id == tournament_id)
+        ).all()
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
+def load_matches(engine: Engine, tournament_id: str) -> list[MatchRecord]:
+    """Every scheduled match, in schedule order, with results for the finished ones."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(matches).where(matches.c.tournament_id == tournament_id).order_by(matches.c.idx)
+        ).mappings().all()
+        result_rows = conn.execute(
+            sa.select(seat_results).where(seat_results.c.tournament_id == tournament_id)
+        ).mappings().all()
+    by_match: dict[int, list[SeatRecord]] = {}
+    for r in result_rows:
+        by_match.setdefault(r["match_idx"], []).append(
+            SeatRecord(r["seat"], r["bot"], r["rank"], r["score"], r["forfeited"], r["reason"], r["detail"], r["think_time_us"])
+        )
+    return [
+        MatchRecord(
+            idx=row["idx"],
+            round=row["round"],
+            seed=row["seed"],
+            seats=tuple(json.loads(row["seats_json"])),
+            status=row["status"],
+            reason=row["reason"],
+            decisions=row["decisions"],
+            duration_ms=row["duration_ms"],
+            replay_path=row["replay_path"],
+            results=tuple(sorted(by_match.get(row["idx"], []), key=lambda s: s.seat)),
+        )
+        for row in rows
+    ]
