@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from kassen.commands import bot, match, play, replay, serve
+from kassen.commands import bot, demo, match, play, replay, serve, tournament
 from kassen.errors import UsageError
 
 USAGE_ERROR = 2
@@ -21,7 +21,7 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="kassen", description="Kassen: board-game bot competitions over gRPC.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for command in (play, match, serve, bot, replay):
+    for command in (demo, play, match, serve, bot, replay, tournament):
         command.add_parser(sub)
     return parser
 

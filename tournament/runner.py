@@ -27,7 +27,7 @@ from games import GameConfig, get_game
 from games.policies import make_policy
 from server.clock import SeatClock
 from server.match import Match
-from server.referee import CommandBot, LocalBot
+from server.referee import CommandBot, LocalBot, Referee
 from server.results import MatchResult
 from server.seats import LocalSeat, Seat
 from server.settings import FailurePolicy, MatchSettings, TimeControl
@@ -80,6 +80,7 @@ def to_records(spec: ScheduledMatch, result: MatchResult, decisions: int, durati
         decisions=decisions,
         duration_ms=duration_ms,
         replay_path=result.replay_path or None,
+        results=tuple(seats),
     )
     return record, seats
 
@@ -232,8 +233,6 @@ class TournamentRunner:
                 raise
 
     async def _run_over_grpc(self, pending: list[ScheduledMatch]) -> None:
-        from client_sdk import play
-        from client_sdk.loading import load_bot
         from server.app import running_server
 
         async with running_server("127.0.0.1:0", replay_dir=self.replay_dir) as referee:
@@ -241,30 +240,38 @@ class TournamentRunner:
 
             async def one(spec: ScheduledMatch) -> Finished:
                 async with gate:
-                    local: dict[int, LocalBot] = {}
-                    commands: dict[int, CommandBot] = {}
-                    python: dict[int, str] = {}
-                    for seat, name in enumerate(spec.seats):
-                        bot = self.bots[name]
-                        if bot.kind == "builtin":
-                            policy = make_policy(bot.target, self.config.game, policy_seed(spec.seed, seat))
-                            local[seat] = LocalBot(policy, name)
-                        elif bot.kind == "command":
-                            commands[seat] = CommandBot(command=shlex.split(bot.target), name=name)
-                        else:
-                            python[seat] = bot.target
-                    started = time.perf_counter()
-                    match, tickets = referee.create_match(match_settings(self.config, spec.seed), local, commands)
-                    players = [asyncio.create_task(play(load_bot(target), referee.address, tickets[seat])) for seat, target in python.items()]
-                    for seat, name in enumerate(spec.seats):
-                        match.seats[seat].bot_name = name
-                    await match.finished.wait()
-                    await asyncio.gather(*players, return_exceptions=True)
-                    assert match.result is not None
-                    return to_records(spec, match.result, match.decisions, (time.perf_counter() - started) * 1000)
+                    return await play_on_referee(referee, self.config, self.bots, spec)
 
             for next_done in asyncio.as_completed([one(spec) for spec in pending]):
                 self._finished(await next_done)
+
+
+async def play_on_referee(referee: Referee, config: TournamentConfig, bots: dict[str, BotEntry], spec: ScheduledMatch) -> Finished:
+    """One match on a running referee: built-in bots in-process, Python classes over gRPC in
+    this process, command lines launched as processes that connect back."""
+    from client_sdk import play
+    from client_sdk.loading import load_bot
+
+    local: dict[int, LocalBot] = {}
+    commands: dict[int, CommandBot] = {}
+    python: dict[int, str] = {}
+    for seat, name in enumerate(spec.seats):
+        bot = bots[name]
+        if bot.kind == "builtin":
+            local[seat] = LocalBot(make_policy(bot.target, config.game, policy_seed(spec.seed, seat)), name)
+        elif bot.kind == "command":
+            commands[seat] = CommandBot(command=shlex.split(bot.target), name=name)
+        else:
+            python[seat] = bot.target
+    started = time.perf_counter()
+    match, tickets = referee.create_match(match_settings(config, spec.seed), local, commands)
+    for seat, name in enumerate(spec.seats):
+        match.seats[seat].bot_name = name
+    players = [asyncio.create_task(play(load_bot(target), referee.address, tickets[seat])) for seat, target in python.items()]
+    await match.finished.wait()
+    await asyncio.gather(*players, return_exceptions=True)
+    assert match.result is not None
+    return to_records(spec, match.result, match.decisions, (time.perf_counter() - started) * 1000)
 
 
 def schedule_rows(matches: Iterable[ScheduledMatch]) -> list[tuple[int, int, int, tuple[str, ...]]]:

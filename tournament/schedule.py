@@ -66,6 +66,27 @@ def _play_groups(groups: Sequence[Sequence[str]], players: int, games_per_group:
     return scheduled
 
 
+def _groups_without_repeats(
+    free: list[str], players: int, met: set[frozenset[str]], budget: list[int]
+) -> list[tuple[str, ...]] | None:
+    """Split ``free`` (best first) into groups none of which met before, closest first."""
+    if not free:
+        return []
+    head, rest = free[0], free[1:]
+    for others in itertools.combinations(rest, players - 1):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        group = (head, *others)
+        if frozenset(group) in met:
+            continue
+        remaining = [b for b in rest if b not in others]
+        tail = _groups_without_repeats(remaining, players, met, budget)
+        if tail is not None:
+            return [group, *tail]
+    return None
+
+
 def swiss_round(
     bots: Sequence[str],
     players: int,
@@ -77,29 +98,20 @@ def swiss_round(
 ) -> list[ScheduledMatch]:
     """One Swiss round: groups of bots with similar points, avoiding repeat groups if possible.
 
-    Bots are ordered by points (ties broken by a seeded shuffle), then groups are formed from
-    the top: each group takes the next free bot and the closest-ranked free bots it has not
-    met as a group before; if every choice repeats, the closest ones are taken anyway. Bots
-    left over when fewer than ``players`` remain sit the round out (a bye). Each group plays
-    one seed block.
+    Bots are ordered by points (ties broken by a seeded shuffle); the lowest-ranked bots that
+    do not fill a group sit the round out (a bye). Groups are formed from the top, each taking
+    the next bot and the closest-ranked bots it has not met as a group, backtracking when a
+    later bot would be left with only repeats; if no grouping avoids repeats, neighbours by
+    points play. Each group plays one seed block.
     """
     rng = random.Random(block_seed(base_seed, 10_000 + round_number))
     order = list(bots)
     rng.shuffle(order)
     order.sort(key=lambda b: -points.get(b, 0.0))
-    free = list(order)
-    groups: list[tuple[str, ...]] = []
-    while len(free) >= players:
-        head = free.pop(0)
-        best: tuple[str, ...] | None = None
-        for others in itertools.combinations(free[: players + 3], players - 1):
-            if frozenset((head, *others)) not in met:
-                best = others
-                break
-        chosen = best if best is not None else tuple(free[: players - 1])
-        for bot in chosen:
-            free.remove(bot)
-        groups.append((head, *chosen))
+    usable = len(order) - len(order) % players
+    groups = _groups_without_repeats(order[:usable], players, met, budget=[20_000])
+    if groups is None:  # every grouping repeats one: group neighbours by points
+        groups = [tuple(order[i : i + players]) for i in range(0, usable, players)]
     seed = block_seed(base_seed, round_number)
     scheduled: list[ScheduledMatch] = []
     for group in groups:

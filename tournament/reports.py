@@ -1,0 +1,229 @@
+"""Ladders and reports from stored results: terminal table, JSON, CSV, head-to-head, HTML."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from sqlalchemy.engine import Engine
+
+from tournament import storage
+from tournament.ratings import EloTracker, Ladder, fit_ladder
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    tournament: dict[str, Any]
+    ladder: Ladder
+    matches: int
+    failures: dict[str, int]
+    head_to_head: dict[tuple[str, str], tuple[float, int]]
+    history: list[dict[str, float]]
+
+
+def rankings(records: list[storage.MatchRecord]) -> list[list[str]]:
+    """The finished, ranked matches (voided ones have no ranking and are left out)."""
+    return [r.ranking for r in records if r.status == "done" and len(r.ranking) >= 2]
+
+
+def summarize(engine: Engine, tournament_id: str, ci: str = "hessian") -> Summary:
+    row = storage.load_tournament(engine, tournament_id)
+    if row is None:
+        raise LookupError(f"no tournament {tournament_id}")
+    records = storage.load_matches(engine, tournament_id)
+    ranked = rankings(records)
+    names = [name for name, _, _ in storage.load_bots(engine, tournament_id)]
+    ladder = fit_ladder(ranked, names=names, ci=ci)
+    failures: dict[str, int] = {}
+    for record in records:
+        for seat in record.results:
+            if seat.forfeited:
+                failures[seat.bot] = failures.get(seat.bot, 0) + 1
+    pairs: dict[tuple[str, str], tuple[float, int]] = {}
+    for ranking in ranked:
+        for better, worse in combinations(ranking, 2):
+            score, games = pairs.get((better, worse), (0.0, 0))
+            pairs[(better, worse)] = (score + 1, games + 1)
+            score, games = pairs.get((worse, better), (0.0, 0))
+            pairs[(worse, better)] = (score, games + 1)
+    tracker = EloTracker()
+    history: list[dict[str, float]] = []
+    for ranking in ranked:
+        tracker.update(ranking)
+        history.append(dict(tracker.ratings))
+    return Summary(row, ladder, sum(1 for r in records if r.status == "done"), failures, pairs, history)
+
+
+def ladder_rows(summary: Summary) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": rank,
+            "bot": e.name,
+            "elo": round(e.elo, 1),
+            "ci_low": round(e.ci_low, 1),
+            "ci_high": round(e.ci_high, 1),
+            "games": e.games,
+            "score": round(e.score, 4),
+            "failures": summary.failures.get(e.name, 0),
+        }
+        for rank, e in enumerate(summary.ladder.entries, 1)
+    ]
+
+
+def print_ladder(engine: Engine, tournament_id: str, ci: str = "hessian") -> None:
+    summary = summarize(engine, tournament_id, ci)
+    t = summary.tournament
+    table = Table(
+        title=f"{t['name']} ({tournament_id}): {t['game']} {t['variant']}, {t['players']} players, "
+        f"{summary.matches} matches",
+        caption=f"Elo fitted jointly (Bradley-Terry, mean 1500); 95% intervals by {summary.ladder.method}",
+    )
+    for column, justify in (("#", "right"), ("bot", "left"), ("Elo", "right"), ("95% interval", "right"), ("pair games", "right"), ("score", "right"), ("failures", "right")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for row in ladder_rows(summary):
+        table.add_row(
+            str(row["rank"]), row["bot"], f"{row['elo']:.0f}", f"{row['ci_low']:.0f} .. {row['ci_high']:.0f}",
+            str(row["games"]), f"{row['score'] * 100:.1f}%", str(row["failures"]),
+        )
+    Console().print(table)
+
+
+def ladder_json(engine: Engine, tournament_id: str, ci: str = "hessian") -> str:
+    summary = summarize(engine, tournament_id, ci)
+    names = [e.name for e in summary.ladder.entries]
+    return json.dumps(
+        {
+            "tournament": {k: v for k, v in summary.tournament.items() if k != "config_json"},
+            "matches": summary.matches,
+            "method": summary.ladder.method,
+            "ladder": ladder_rows(summary),
+            "likelihood_of_superiority": {a: {b: round(summary.ladder.los_of(a, b), 4) for b in names if b != a} for a in names},
+            "head_to_head": [
+                {"bot": a, "opponent": b, "score": s, "games": g} for (a, b), (s, g) in sorted(summary.head_to_head.items())
+            ],
+        },
+        indent=1,
+    )
+
+
+def ladder_csv(engine: Engine, tournament_id: str, ci: str = "hessian") -> str:
+    out = io.StringIO()
+    rows = ladder_rows(summarize(engine, tournament_id, ci))
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["rank"])
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def write_reports(engine: Engine, tournament_id: str, folder: Path) -> Path:
+    """ladder.json, ladder.csv, head_to_head.csv and report.html in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    summary = summarize(engine, tournament_id)
+    (folder / "ladder.json").write_text(ladder_json(engine, tournament_id))
+    (folder / "ladder.csv").write_text(ladder_csv(engine, tournament_id))
+    with (folder / "head_to_head.csv").open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["bot", "opponent", "score", "games", "score_fraction"])
+        for (a, b), (s, g) in sorted(summary.head_to_head.items()):
+            writer.writerow([a, b, s, g, round(s / g, 4) if g else ""])
+    (folder / "report.html").write_text(html_report(summary, tournament_id))
+    return folder
+
+
+_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22")
+
+
+def _chart(history: list[dict[str, float]], names: list[str]) -> str:
+    """Incremental Elo after each match, one line per bot, as inline SVG."""
+    if not history:
+        return "<p>No ranked matches yet.</p>"
+    width, height, pad = 760, 320, 40
+    values = [v for snap in history for v in snap.values()] or [1500.0]
+    low, high = min(values) - 10, max(values) + 10
+    n = len(history)
+
+    def x(i: int) -> float:
+        return pad + (width - 2 * pad) * (i / max(1, n - 1))
+
+    def y(v: float) -> float:
+        return height - pad - (height - 2 * pad) * (v - low) / (high - low)
+
+    lines = []
+    for k, name in enumerate(names):
+        points = " ".join(f"{x(i):.1f},{y(snap.get(name, 1500.0)):.1f}" for i, snap in enumerate(history))
+        colour = _COLOURS[k % len(_COLOURS)]
+        lines.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{points}"><title>{html.escape(name)}</title></polyline>')
+        lines.append(f'<text x="{width - pad + 4}" y="{y(history[-1].get(name, 1500.0)):.1f}" font-size="11" fill="{colour}">{html.escape(name)}</text>')
+    axes = (
+        f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#888"/>'
+        f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#888"/>'
+        f'<text x="{pad}" y="{height - 10}" font-size="11">match 1</text>'
+        f'<text x="{width - pad - 60}" y="{height - 10}" font-size="11">match {n}</text>'
+        f'<text x="4" y="{y(high) + 4:.0f}" font-size="11">{high:.0f}</text>'
+        f'<text x="4" y="{y(low):.0f}" font-size="11">{low:.0f}</text>'
+    )
+    return f'<svg width="{width + 80}" height="{height}" xmlns="http://www.w3.org/2000/svg">{axes}{"".join(lines)}</svg>'
+
+
+def _intervals(summary: Summary) -> str:
+    entries = summary.ladder.entries
+    if not entries:
+        return ""
+    low = min(e.ci_low for e in entries) - 20
+    high = max(e.ci_high for e in entries) + 20
+    width, row = 600, 22
+
+    def x(v: float) -> float:
+        return 120 + (width - 140) * (v - low) / (high - low)
+
+    parts = []
+    for i, e in enumerate(entries):
+        yy = 15 + i * row
+        parts.append(f'<text x="4" y="{yy + 4}" font-size="12">{html.escape(e.name)}</text>')
+        parts.append(f'<line x1="{x(e.ci_low):.1f}" y1="{yy}" x2="{x(e.ci_high):.1f}" y2="{yy}" stroke="#1f77b4" stroke-width="3"/>')
+        parts.append(f'<circle cx="{x(e.elo):.1f}" cy="{yy}" r="4" fill="#d62728"><title>{e.elo:.0f}</title></circle>')
+    return f'<svg width="{width}" height="{len(entries) * row + 20}" xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
+
+
+def html_report(summary: Summary, tournament_id: str) -> str:
+    t = summary.tournament
+    rows = "".join(
+        f"<tr><td>{r['rank']}</td><td>{html.escape(r['bot'])}</td><td>{r['elo']:.0f}</td>"
+        f"<td>{r['ci_low']:.0f} .. {r['ci_high']:.0f}</td><td>{r['games']}</td>"
+        f"<td>{r['score'] * 100:.1f}%</td><td>{r['failures']}</td></tr>"
+        for r in ladder_rows(summary)
+    )
+    names = [e.name for e in summary.ladder.entries]
+    los_head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
+    los_rows = "".join(
+        f"<tr><th>{html.escape(a)}</th>"
+        + "".join("<td>-</td>" if a == b else f"<td>{summary.ladder.los_of(a, b) * 100:.0f}%</td>" for b in names)
+        + "</tr>"
+        for a in names
+    )
+    title = f"{html.escape(str(t['name']))} ({tournament_id})"
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Kassen ladder: {title}</title>
+<style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:1000px}}table{{border-collapse:collapse;margin:1em 0}}
+td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}td:nth-child(2),th{{text-align:left}}caption{{text-align:left;color:#555}}</style>
+</head><body>
+<h1>Ladder: {title}</h1>
+<p>{html.escape(str(t['game']))} ({html.escape(str(t['variant']))}), {t['players']} players, {html.escape(str(t['format']))},
+{summary.matches} matches, base seed {t['base_seed']}.</p>
+<table><caption>Elo fitted jointly over all results (Bradley-Terry, 400-point scale, mean 1500);
+a k-player result counts as the pairwise outcomes of its ranking. 95% intervals: {summary.ladder.method}.</caption>
+<tr><th>#</th><th>bot</th><th>Elo</th><th>95% interval</th><th>pair games</th><th>score</th><th>failures</th></tr>{rows}</table>
+<h2>Intervals</h2>{_intervals(summary)}
+<h2>Rating over matches (incremental Elo)</h2>{_chart(summary.history, names)}
+<h2>Likelihood of superiority (row better than column)</h2>
+<table><tr><th></th>{los_head}</tr>{los_rows}</table>
+</body></html>
+"""
