@@ -39,7 +39,9 @@ class BotEntry:
 
     @property
     def spec(self) -> str:
-        return {"builtin": self.target, "python": self.target, "command": f"cmd:{self.target}"}[self.kind]
+        return {"builtin": self.target, "python": self.target, "command": f"cmd:{self.target}"}[
+            self.kind
+        ]
 
     def version_hash(self) -> str:
         """What identifies this version of the bot: its code where we can see it."""
@@ -47,7 +49,9 @@ class BotEntry:
         if self.kind == "builtin":
             content += f":kassen-{__version__}".encode()
         else:
-            path = Path(self.target.split(":")[0] if self.kind == "python" else shlex.split(self.target)[-1])
+            path = Path(
+                self.target.split(":")[0] if self.kind == "python" else shlex.split(self.target)[-1]
+            )
             if path.is_file() and path.stat().st_size < 50_000_000:
                 content += path.read_bytes()
         return hashlib.sha256(content).hexdigest()[:16]
@@ -90,8 +94,20 @@ class TournamentConfig:
 
 
 _KEYS = {
-    "game", "variant", "players", "format", "name", "games_per_group", "rounds", "candidate",
-    "seed", "concurrency", "failure_policy", "database", "output", "replays",
+    "game",
+    "variant",
+    "players",
+    "format",
+    "name",
+    "games_per_group",
+    "rounds",
+    "candidate",
+    "seed",
+    "concurrency",
+    "failure_policy",
+    "database",
+    "output",
+    "replays",
 }
 
 
@@ -111,12 +127,16 @@ def parse_bot(entry: Any) -> BotEntry:
             return BotEntry(name or rest, "builtin", rest)
         if ":" in rest:
             return BotEntry(name or rest.rpartition(":")[2], "python", rest)
-        raise ConfigError(f"unknown bot {rest!r} (built-in: {', '.join(POLICY_NAMES)}; or NAME=cmd:COMMAND, module:Class)")
+        raise ConfigError(
+            f"unknown bot {rest!r} (built-in: {', '.join(POLICY_NAMES)}; or NAME=cmd:COMMAND, module:Class)"
+        )
     if isinstance(entry, dict):
         kinds = [k for k in ("builtin", "command", "python") if k in entry]
         raw_name = entry.get("name")
         if len(kinds) > 1 or not isinstance(raw_name, str) or not raw_name:
-            raise ConfigError(f"a [[bots]] entry needs a name and one of builtin, command, python: {entry}")
+            raise ConfigError(
+                f"a [[bots]] entry needs a name and one of builtin, command, python: {entry}"
+            )
         bot_name: str = raw_name
         if not kinds:
             return parse_bot(bot_name)
@@ -156,7 +176,15 @@ def load_file(path: Path) -> TournamentConfig:
 
 def validate(config: TournamentConfig) -> None:
     """Raise ConfigError naming the first problem; nothing is started or written."""
-    for key, kind in (("players", int), ("games_per_group", int), ("rounds", int), ("seed", int), ("concurrency", int), ("decision_ms", int), ("bank_ms", int)):
+    for key, kind in (
+        ("players", int),
+        ("games_per_group", int),
+        ("rounds", int),
+        ("seed", int),
+        ("concurrency", int),
+        ("decision_ms", int),
+        ("bank_ms", int),
+    ):
         if not isinstance(getattr(config, key), kind) or isinstance(getattr(config, key), bool):
             raise ConfigError(f"{key} must be a whole number, not {getattr(config, key)!r}")
     try:
@@ -168,14 +196,21 @@ def validate(config: TournamentConfig) -> None:
         raise ConfigError(f"unknown format {config.format!r} (choose from {', '.join(FORMATS)})")
     if config.failure_policy not in ("forfeit", "void"):
         raise ConfigError(f"failure_policy must be forfeit or void, not {config.failure_policy!r}")
-    if config.games_per_group < 1 or config.rounds < 1 or config.concurrency < 1 or config.decision_ms < 1:
+    if (
+        config.games_per_group < 1
+        or config.rounds < 1
+        or config.concurrency < 1
+        or config.decision_ms < 1
+    ):
         raise ConfigError("games_per_group, rounds, concurrency and decision_ms must be at least 1")
     names = [b.name for b in config.bots]
     if len(set(names)) != len(names):
         raise ConfigError(f"bot names must be unique: {names}")
-    needed = config.players if config.format != "gauntlet" else config.players
+    needed = config.players
     if len(names) < needed:
-        raise ConfigError(f"{config.format} of {config.players}-player games needs at least {needed} bots, got {len(names)}")
+        raise ConfigError(
+            f"{config.format} of {config.players}-player games needs at least {needed} bots, got {len(names)}"
+        )
     if config.format == "gauntlet" and config.candidate not in names:
         raise ConfigError(f"gauntlet candidate {config.candidate!r} is not one of the bots")
     for bot in config.bots:
@@ -189,7 +224,9 @@ def check_bot(bot: BotEntry) -> None:
         except ValueError as exc:
             raise ConfigError(f"bot {bot.name!r}: cannot parse command: {exc}") from None
         if not argv or (shutil.which(argv[0]) is None and not Path(argv[0]).is_file()):
-            raise ConfigError(f"bot {bot.name!r}: cannot start {argv[0] if argv else '(empty)'!r}: no such program")
+            raise ConfigError(
+                f"bot {bot.name!r}: cannot start {argv[0] if argv else '(empty)'!r}: no such program"
+            )
     elif bot.kind == "python":
         from client_sdk.loading import BotNotFound, load_bot
 

@@ -43,7 +43,12 @@ def progress_bar(quiet: bool = False) -> Iterator[Callable[[RunProgress], None]]
             start_done.append(progress.done)
         elapsed = bar.tasks[0].elapsed or 0.0
         rate = (progress.done - start_done[0]) / elapsed if elapsed > 0.5 else 0.0
-        bar.update(task, total=progress.total, completed=progress.done, rate=f"{rate:,.1f}/s" if rate else "")
+        bar.update(
+            task,
+            total=progress.total,
+            completed=progress.done,
+            rate=f"{rate:,.1f}/s" if rate else "",
+        )
 
     with bar:
         yield update

@@ -6,6 +6,7 @@ import csv
 import html
 import io
 import json
+import math
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -34,10 +35,11 @@ def rankings(records: list[storage.MatchRecord]) -> list[list[str]]:
     return [r.ranking for r in records if r.status == "done" and len(r.ranking) >= 2]
 
 
-def summarize(engine: Engine, tournament_id: str, ci: str = "hessian") -> Summary:
+def summarize(engine: Engine, tournament_id: str, ci: str | None = None) -> Summary:
     row = storage.load_tournament(engine, tournament_id)
     if row is None:
         raise LookupError(f"no tournament {tournament_id}")
+    ci = ci or default_ci(int(row["players"]))
     records = storage.load_matches(engine, tournament_id)
     ranked = rankings(records)
     names = [name for name, _, _ in storage.load_bots(engine, tournament_id)]
@@ -59,7 +61,20 @@ def summarize(engine: Engine, tournament_id: str, ci: str = "hessian") -> Summar
     for ranking in ranked:
         tracker.update(ranking)
         history.append(dict(tracker.ratings))
-    return Summary(row, ladder, sum(1 for r in records if r.status == "done"), failures, pairs, history)
+    return Summary(
+        row, ladder, sum(1 for r in records if r.status == "done"), failures, pairs, history
+    )
+
+
+def _number(value: float, digits: int) -> float | None:
+    """JSON has no NaN or infinity: a bot that has not played has no score or interval."""
+    return round(value, digits) if math.isfinite(value) else None
+
+
+def default_ci(players: int) -> str:
+    """Hessian intervals for 2-player matches; for 3-4 players a match's pairwise results are
+    not independent, so the cluster-robust (sandwich) version of the same fit is honest."""
+    return "hessian" if players == 2 else "sandwich"
 
 
 def ladder_rows(summary: Summary) -> list[dict[str, Any]]:
@@ -67,18 +82,22 @@ def ladder_rows(summary: Summary) -> list[dict[str, Any]]:
         {
             "rank": rank,
             "bot": e.name,
-            "elo": round(e.elo, 1),
-            "ci_low": round(e.ci_low, 1),
-            "ci_high": round(e.ci_high, 1),
+            "elo": _number(e.elo, 1),
+            "ci_low": _number(e.ci_low, 1),
+            "ci_high": _number(e.ci_high, 1),
             "games": e.games,
-            "score": round(e.score, 4),
+            "score": _number(e.score, 4),
             "failures": summary.failures.get(e.name, 0),
         }
         for rank, e in enumerate(summary.ladder.entries, 1)
     ]
 
 
-def print_ladder(engine: Engine, tournament_id: str, ci: str = "hessian") -> None:
+def _fmt(value: float | None, pattern: str = "{:.0f}") -> str:
+    return "-" if value is None else pattern.format(value)
+
+
+def print_ladder(engine: Engine, tournament_id: str, ci: str | None = None) -> None:
     summary = summarize(engine, tournament_id, ci)
     t = summary.tournament
     table = Table(
@@ -86,17 +105,30 @@ def print_ladder(engine: Engine, tournament_id: str, ci: str = "hessian") -> Non
         f"{summary.matches} matches",
         caption=f"Elo fitted jointly (Bradley-Terry, mean 1500); 95% intervals by {summary.ladder.method}",
     )
-    for column, justify in (("#", "right"), ("bot", "left"), ("Elo", "right"), ("95% interval", "right"), ("pair games", "right"), ("score", "right"), ("failures", "right")):
+    for column, justify in (
+        ("#", "right"),
+        ("bot", "left"),
+        ("Elo", "right"),
+        ("95% interval", "right"),
+        ("pair games", "right"),
+        ("score", "right"),
+        ("failures", "right"),
+    ):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for row in ladder_rows(summary):
         table.add_row(
-            str(row["rank"]), row["bot"], f"{row['elo']:.0f}", f"{row['ci_low']:.0f} .. {row['ci_high']:.0f}",
-            str(row["games"]), f"{row['score'] * 100:.1f}%", str(row["failures"]),
+            str(row["rank"]),
+            row["bot"],
+            _fmt(row["elo"]),
+            f"{_fmt(row['ci_low'])} .. {_fmt(row['ci_high'])}",
+            str(row["games"]),
+            _fmt(None if row["score"] is None else row["score"] * 100, "{:.1f}%"),
+            str(row["failures"]),
         )
     Console().print(table)
 
 
-def ladder_json(engine: Engine, tournament_id: str, ci: str = "hessian") -> str:
+def ladder_json(engine: Engine, tournament_id: str, ci: str | None = None) -> str:
     summary = summarize(engine, tournament_id, ci)
     names = [e.name for e in summary.ladder.entries]
     return json.dumps(
@@ -105,16 +137,20 @@ def ladder_json(engine: Engine, tournament_id: str, ci: str = "hessian") -> str:
             "matches": summary.matches,
             "method": summary.ladder.method,
             "ladder": ladder_rows(summary),
-            "likelihood_of_superiority": {a: {b: round(summary.ladder.los_of(a, b), 4) for b in names if b != a} for a in names},
+            "likelihood_of_superiority": {
+                a: {b: _number(summary.ladder.los_of(a, b), 4) for b in names if b != a}
+                for a in names
+            },
             "head_to_head": [
-                {"bot": a, "opponent": b, "score": s, "games": g} for (a, b), (s, g) in sorted(summary.head_to_head.items())
+                {"bot": a, "opponent": b, "score": s, "games": g}
+                for (a, b), (s, g) in sorted(summary.head_to_head.items())
             ],
         },
         indent=1,
     )
 
 
-def ladder_csv(engine: Engine, tournament_id: str, ci: str = "hessian") -> str:
+def ladder_csv(engine: Engine, tournament_id: str, ci: str | None = None) -> str:
     out = io.StringIO()
     rows = ladder_rows(summarize(engine, tournament_id, ci))
     writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["rank"])
@@ -138,7 +174,18 @@ def write_reports(engine: Engine, tournament_id: str, folder: Path) -> Path:
     return folder
 
 
-_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22")
+_COLOURS = (
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#9467bd",
+    "#ff7f0e",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+    "#7f7f7f",
+    "#bcbd22",
+)
 
 
 def _chart(history: list[dict[str, float]], names: list[str]) -> str:
@@ -158,10 +205,16 @@ def _chart(history: list[dict[str, float]], names: list[str]) -> str:
 
     lines = []
     for k, name in enumerate(names):
-        points = " ".join(f"{x(i):.1f},{y(snap.get(name, 1500.0)):.1f}" for i, snap in enumerate(history))
+        points = " ".join(
+            f"{x(i):.1f},{y(snap.get(name, 1500.0)):.1f}" for i, snap in enumerate(history)
+        )
         colour = _COLOURS[k % len(_COLOURS)]
-        lines.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{points}"><title>{html.escape(name)}</title></polyline>')
-        lines.append(f'<text x="{width - pad + 4}" y="{y(history[-1].get(name, 1500.0)):.1f}" font-size="11" fill="{colour}">{html.escape(name)}</text>')
+        lines.append(
+            f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{points}"><title>{html.escape(name)}</title></polyline>'
+        )
+        lines.append(
+            f'<text x="{width - pad + 4}" y="{y(history[-1].get(name, 1500.0)):.1f}" font-size="11" fill="{colour}">{html.escape(name)}</text>'
+        )
     axes = (
         f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#888"/>'
         f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#888"/>'
@@ -177,6 +230,9 @@ def _intervals(summary: Summary) -> str:
     entries = summary.ladder.entries
     if not entries:
         return ""
+    entries = tuple(e for e in entries if math.isfinite(e.ci_low) and math.isfinite(e.ci_high))
+    if not entries:
+        return ""
     low = min(e.ci_low for e in entries) - 20
     high = max(e.ci_high for e in entries) + 20
     width, row = 600, 22
@@ -188,24 +244,33 @@ def _intervals(summary: Summary) -> str:
     for i, e in enumerate(entries):
         yy = 15 + i * row
         parts.append(f'<text x="4" y="{yy + 4}" font-size="12">{html.escape(e.name)}</text>')
-        parts.append(f'<line x1="{x(e.ci_low):.1f}" y1="{yy}" x2="{x(e.ci_high):.1f}" y2="{yy}" stroke="#1f77b4" stroke-width="3"/>')
-        parts.append(f'<circle cx="{x(e.elo):.1f}" cy="{yy}" r="4" fill="#d62728"><title>{e.elo:.0f}</title></circle>')
+        parts.append(
+            f'<line x1="{x(e.ci_low):.1f}" y1="{yy}" x2="{x(e.ci_high):.1f}" y2="{yy}" stroke="#1f77b4" stroke-width="3"/>'
+        )
+        parts.append(
+            f'<circle cx="{x(e.elo):.1f}" cy="{yy}" r="4" fill="#d62728"><title>{e.elo:.0f}</title></circle>'
+        )
     return f'<svg width="{width}" height="{len(entries) * row + 20}" xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
 
 
 def html_report(summary: Summary, tournament_id: str) -> str:
     t = summary.tournament
     rows = "".join(
-        f"<tr><td>{r['rank']}</td><td>{html.escape(r['bot'])}</td><td>{r['elo']:.0f}</td>"
-        f"<td>{r['ci_low']:.0f} .. {r['ci_high']:.0f}</td><td>{r['games']}</td>"
-        f"<td>{r['score'] * 100:.1f}%</td><td>{r['failures']}</td></tr>"
+        f"<tr><td>{r['rank']}</td><td>{html.escape(r['bot'])}</td><td>{_fmt(r['elo'])}</td>"
+        f"<td>{_fmt(r['ci_low'])} .. {_fmt(r['ci_high'])}</td><td>{r['games']}</td>"
+        f"<td>{_fmt(None if r['score'] is None else r['score'] * 100, '{:.1f}%')}</td><td>{r['failures']}</td></tr>"
         for r in ladder_rows(summary)
     )
     names = [e.name for e in summary.ladder.entries]
     los_head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
     los_rows = "".join(
         f"<tr><th>{html.escape(a)}</th>"
-        + "".join("<td>-</td>" if a == b else f"<td>{summary.ladder.los_of(a, b) * 100:.0f}%</td>" for b in names)
+        + "".join(
+            "<td>-</td>"
+            if a == b
+            else f"<td>{_fmt(_number(summary.ladder.los_of(a, b) * 100, 0), '{:.0f}%')}</td>"
+            for b in names
+        )
         + "</tr>"
         for a in names
     )
@@ -216,8 +281,8 @@ def html_report(summary: Summary, tournament_id: str) -> str:
 td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}td:nth-child(2),th{{text-align:left}}caption{{text-align:left;color:#555}}</style>
 </head><body>
 <h1>Ladder: {title}</h1>
-<p>{html.escape(str(t['game']))} ({html.escape(str(t['variant']))}), {t['players']} players, {html.escape(str(t['format']))},
-{summary.matches} matches, base seed {t['base_seed']}.</p>
+<p>{html.escape(str(t["game"]))} ({html.escape(str(t["variant"]))}), {t["players"]} players, {html.escape(str(t["format"]))},
+{summary.matches} matches, base seed {t["base_seed"]}.</p>
 <table><caption>Elo fitted jointly over all results (Bradley-Terry, 400-point scale, mean 1500);
 a k-player result counts as the pairwise outcomes of its ranking. 95% intervals: {summary.ladder.method}.</caption>
 <tr><th>#</th><th>bot</th><th>Elo</th><th>95% interval</th><th>pair games</th><th>score</th><th>failures</th></tr>{rows}</table>

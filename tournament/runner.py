@@ -56,7 +56,9 @@ def match_settings(config: TournamentConfig, seed: int) -> MatchSettings:
     )
 
 
-def to_records(spec: ScheduledMatch, result: MatchResult, decisions: int, duration_ms: float) -> Finished:
+def to_records(
+    spec: ScheduledMatch, result: MatchResult, decisions: int, duration_ms: float
+) -> Finished:
     seats = [
         storage.SeatRecord(
             seat=r.seat,
@@ -88,11 +90,22 @@ def to_records(spec: ScheduledMatch, result: MatchResult, decisions: int, durati
 # ---------------------------------------------------------------------- built-in bots only
 
 
-async def play_builtin(config: TournamentConfig, bots: dict[str, BotEntry], spec: ScheduledMatch, replay_dir: Path | None, match_id: str) -> Finished:
+async def play_builtin(
+    config: TournamentConfig,
+    bots: dict[str, BotEntry],
+    spec: ScheduledMatch,
+    replay_dir: Path | None,
+    match_id: str,
+) -> Finished:
     """One match of built-in policies on an in-process referee (no network)."""
     settings = match_settings(config, spec.seed)
     seats: list[Seat] = [
-        LocalSeat(i, SeatClock(settings.time_control), make_policy(bots[name].target, config.game, policy_seed(spec.seed, i)), name)
+        LocalSeat(
+            i,
+            SeatClock(settings.time_control),
+            make_policy(bots[name].target, config.game, policy_seed(spec.seed, i)),
+            name,
+        )
         for i, name in enumerate(spec.seats)
     ]
     match = Match(match_id, get_game(config.game), settings, seats, replay_dir, keep_log=False)
@@ -101,7 +114,12 @@ async def play_builtin(config: TournamentConfig, bots: dict[str, BotEntry], spec
     return to_records(spec, result, match.decisions, (time.perf_counter() - started) * 1000)
 
 
-def _worker(config_data: dict[str, object], batch: list[ScheduledMatch], replay_dir: str | None, tournament_id: str) -> list[Finished]:
+def _worker(
+    config_data: dict[str, object],
+    batch: list[ScheduledMatch],
+    replay_dir: str | None,
+    tournament_id: str,
+) -> list[Finished]:
     """Runs in a worker process: a batch of built-in matches, one after another."""
     from server.logs import configure
 
@@ -111,7 +129,10 @@ def _worker(config_data: dict[str, object], batch: list[ScheduledMatch], replay_
     directory = Path(replay_dir) if replay_dir else None
 
     async def run_all() -> list[Finished]:
-        return [await play_builtin(config, bots, spec, directory, f"{tournament_id}-{spec.idx}") for spec in batch]
+        return [
+            await play_builtin(config, bots, spec, directory, f"{tournament_id}-{spec.idx}")
+            for spec in batch
+        ]
 
     return asyncio.run(run_all())
 
@@ -140,7 +161,9 @@ class TournamentRunner:
         self.config = config
         self.bots = {b.name: b for b in config.bots}
         self.on_progress = on_progress
-        self.replay_dir = Path(config.output) / tournament_id / "replays" if config.replays else None
+        self.replay_dir = (
+            Path(config.output) / tournament_id / "replays" if config.replays else None
+        )
         self._buffer: list[Finished] = []
         self._last_commit = time.monotonic()
         self.progress = Progress(total=0)
@@ -171,17 +194,28 @@ class TournamentRunner:
                 for m in known:
                     met.add(frozenset(m.seats))
                     for r in m.results:
-                        points[r.bot] = points.get(r.bot, 0.0) + (len(m.seats) - r.rank) / max(1, len(m.seats) - 1) * (r.rank > 0)
+                        points[r.bot] = points.get(r.bot, 0.0) + (len(m.seats) - r.rank) / max(
+                            1, len(m.seats) - 1
+                        ) * (r.rank > 0)
                 new = swiss_round(
-                    [b.name for b in self.config.bots], self.config.players, round_number, points, met,
-                    self.config.seed, first_idx=len(known),
+                    [b.name for b in self.config.bots],
+                    self.config.players,
+                    round_number,
+                    points,
+                    met,
+                    self.config.seed,
+                    first_idx=len(known),
                 )
-                storage.add_matches(self.engine, self.id, [(m.idx, m.round, m.seed, m.seats) for m in new])
+                storage.add_matches(
+                    self.engine, self.id, [(m.idx, m.round, m.seed, m.seats) for m in new]
+                )
                 known = storage.load_matches(self.engine, self.id)
             self._execute([m for m in known if m.round == round_number])
 
     def _execute(self, scheduled: Sequence[storage.MatchRecord]) -> None:
-        pending = [ScheduledMatch(m.idx, m.round, m.seed, m.seats) for m in scheduled if m.status != "done"]
+        pending = [
+            ScheduledMatch(m.idx, m.round, m.seed, m.seats) for m in scheduled if m.status != "done"
+        ]
         self.progress = Progress(total=len(scheduled), done=len(scheduled) - len(pending))
         self._report()
         if not pending:
@@ -195,7 +229,10 @@ class TournamentRunner:
     def _finished(self, finished: Finished) -> None:
         self._buffer.append(finished)
         self.progress.done += 1
-        if len(self._buffer) >= COMMIT_EVERY or time.monotonic() - self._last_commit > COMMIT_SECONDS:
+        if (
+            len(self._buffer) >= COMMIT_EVERY
+            or time.monotonic() - self._last_commit > COMMIT_SECONDS
+        ):
             self._commit()
         self._report()
 
@@ -221,8 +258,12 @@ class TournamentRunner:
                     self._finished(finished)
             return
         context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = [pool.submit(_worker, config_data, chunk, replay_dir, self.id) for chunk in batches]
+        with concurrent.futures.ProcessPoolExecutor(
+            max_workers=workers, mp_context=context
+        ) as pool:
+            futures = [
+                pool.submit(_worker, config_data, chunk, replay_dir, self.id) for chunk in batches
+            ]
             try:
                 for future in concurrent.futures.as_completed(futures):
                     for finished in future.result():
@@ -246,7 +287,9 @@ class TournamentRunner:
                 self._finished(await next_done)
 
 
-async def play_on_referee(referee: Referee, config: TournamentConfig, bots: dict[str, BotEntry], spec: ScheduledMatch) -> Finished:
+async def play_on_referee(
+    referee: Referee, config: TournamentConfig, bots: dict[str, BotEntry], spec: ScheduledMatch
+) -> Finished:
     """One match on a running referee: built-in bots in-process, Python classes over gRPC in
     this process, command lines launched as processes that connect back."""
     from client_sdk import play
@@ -258,7 +301,9 @@ async def play_on_referee(referee: Referee, config: TournamentConfig, bots: dict
     for seat, name in enumerate(spec.seats):
         bot = bots[name]
         if bot.kind == "builtin":
-            local[seat] = LocalBot(make_policy(bot.target, config.game, policy_seed(spec.seed, seat)), name)
+            local[seat] = LocalBot(
+                make_policy(bot.target, config.game, policy_seed(spec.seed, seat)), name
+            )
         elif bot.kind == "command":
             commands[seat] = CommandBot(command=shlex.split(bot.target), name=name)
         else:
@@ -267,7 +312,10 @@ async def play_on_referee(referee: Referee, config: TournamentConfig, bots: dict
     match, tickets = referee.create_match(match_settings(config, spec.seed), local, commands)
     for seat, name in enumerate(spec.seats):
         match.seats[seat].bot_name = name
-    players = [asyncio.create_task(play(load_bot(target), referee.address, tickets[seat])) for seat, target in python.items()]
+    players = [
+        asyncio.create_task(play(load_bot(target), referee.address, tickets[seat]))
+        for seat, target in python.items()
+    ]
     await match.finished.wait()
     await asyncio.gather(*players, return_exceptions=True)
     assert match.result is not None

@@ -44,19 +44,25 @@ def blocks_for(games_per_group: int, players: int) -> int:
     return max(1, math.ceil(games_per_group / players))
 
 
-def round_robin(bots: Sequence[str], players: int, games_per_group: int, base_seed: int) -> list[ScheduledMatch]:
+def round_robin(
+    bots: Sequence[str], players: int, games_per_group: int, base_seed: int
+) -> list[ScheduledMatch]:
     """Every group of ``players`` bots plays whole seed blocks."""
     groups = list(itertools.combinations(bots, players))
     return _play_groups(groups, players, games_per_group, base_seed)
 
 
-def gauntlet(candidate: str, field: Sequence[str], players: int, games_per_group: int, base_seed: int) -> list[ScheduledMatch]:
+def gauntlet(
+    candidate: str, field: Sequence[str], players: int, games_per_group: int, base_seed: int
+) -> list[ScheduledMatch]:
     """The candidate against every group of ``players - 1`` bots from the field."""
     groups = [(candidate, *others) for others in itertools.combinations(field, players - 1)]
     return _play_groups(groups, players, games_per_group, base_seed)
 
 
-def _play_groups(groups: Sequence[Sequence[str]], players: int, games_per_group: int, base_seed: int) -> list[ScheduledMatch]:
+def _play_groups(
+    groups: Sequence[Sequence[str]], players: int, games_per_group: int, base_seed: int
+) -> list[ScheduledMatch]:
     scheduled: list[ScheduledMatch] = []
     for block in range(blocks_for(games_per_group, players)):
         seed = block_seed(base_seed, block)

@@ -37,19 +37,22 @@ async def run_sprt(
     field = [b.name for b in config.bots if b.name not in (candidate, baseline)]
     rng = random.Random(config.seed)
     async with running_server("127.0.0.1:0") as referee:
+        gate = asyncio.Semaphore(config.concurrency)
+
+        async def one(spec: ScheduledMatch) -> list[str]:
+            async with gate:
+                record, _ = await play_on_referee(referee, config, bots, spec)
+                return record.ranking if record.reason != "voided" else []
+
         played = block = 0
         while test.verdict is None and played < max_games:
             others = rng.sample(field, config.players - 2) if config.players > 2 else []
             seed = block_seed(config.seed, block)
-            specs = [ScheduledMatch(played + i, block, seed, seats) for i, seats in enumerate(rotations([candidate, baseline, *others]))]
+            specs = [
+                ScheduledMatch(played + i, block, seed, seats)
+                for i, seats in enumerate(rotations([candidate, baseline, *others]))
+            ]
             block += 1
-            gate = asyncio.Semaphore(config.concurrency)
-
-            async def one(spec: ScheduledMatch) -> list[str]:
-                async with gate:
-                    record, _ = await play_on_referee(referee, config, bots, spec)
-                    return record.ranking if record.reason != "voided" else []
-
             for ranking in await asyncio.gather(*(one(spec) for spec in specs)):
                 played += 1
                 score = candidate_score(ranking, candidate, baseline)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -126,12 +127,19 @@ class MatchRecord:
         return [r.bot for r in ranked]
 
 
-def connect(url: str) -> Engine:
-    """Open (and create or migrate) the database at ``url``; StorageError names the problem."""
+def connect(url: str, create_folder: bool = False) -> Engine:
+    """Open (and create or migrate) the database at ``url``; StorageError names the problem.
+
+    ``create_folder``: create the folder of a SQLite file first (for the default location;
+    a path the user typed is used as given).
+    """
     try:
         engine = sa.create_engine(url, future=True)
     except Exception as exc:  # bad URL, missing driver
         raise StorageError(f"cannot use database URL {url!r}: {exc}") from None
+    database = engine.url.database
+    if create_folder and engine.dialect.name == "sqlite" and database and database != ":memory:":
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
     if engine.dialect.name == "sqlite":
 
         @sa.event.listens_for(engine, "connect")
@@ -148,7 +156,9 @@ def connect(url: str) -> Engine:
     except StorageError:
         raise
     except Exception as exc:
-        raise StorageError(f"cannot open database {engine.url.render_as_string()}: {_first_line(exc)}") from None
+        raise StorageError(
+            f"cannot open database {engine.url.render_as_string()}: {_first_line(exc)}"
+        ) from None
     return engine
 
 
@@ -164,7 +174,9 @@ def _migrate(conn: Connection) -> None:
         return
     version = conn.execute(sa.select(schema_version.c.version)).scalar_one()
     if version > SCHEMA_VERSION:
-        raise StorageError(f"the database has schema {version}; this Kassen knows up to {SCHEMA_VERSION}")
+        raise StorageError(
+            f"the database has schema {version}; this Kassen knows up to {SCHEMA_VERSION}"
+        )
     for step in range(version + 1, SCHEMA_VERSION + 1):
         for statement in MIGRATIONS.get(step, []):
             conn.execute(sa.text(statement))
@@ -212,7 +224,9 @@ def create_tournament(
             conn.execute(matches.insert(), _match_rows(tournament_id, scheduled))
 
 
-def _match_rows(tournament_id: str, scheduled: Iterable[tuple[int, int, int, Sequence[str]]]) -> list[dict[str, Any]]:
+def _match_rows(
+    tournament_id: str, scheduled: Iterable[tuple[int, int, int, Sequence[str]]]
+) -> list[dict[str, Any]]:
     return [
         {
             "tournament_id": tournament_id,
@@ -226,7 +240,9 @@ def _match_rows(tournament_id: str, scheduled: Iterable[tuple[int, int, int, Seq
     ]
 
 
-def add_matches(engine: Engine, tournament_id: str, scheduled: Iterable[tuple[int, int, int, Sequence[str]]]) -> None:
+def add_matches(
+    engine: Engine, tournament_id: str, scheduled: Iterable[tuple[int, int, int, Sequence[str]]]
+) -> None:
     """Store scheduled matches (idx, round, seed, seats) as pending."""
     rows = _match_rows(tournament_id, scheduled)
     if rows:
@@ -234,7 +250,9 @@ def add_matches(engine: Engine, tournament_id: str, scheduled: Iterable[tuple[in
             conn.execute(matches.insert(), rows)
 
 
-def record_results(engine: Engine, tournament_id: str, finished: Sequence[tuple[MatchRecord, Sequence[SeatRecord]]]) -> None:
+def record_results(
+    engine: Engine, tournament_id: str, finished: Sequence[tuple[MatchRecord, Sequence[SeatRecord]]]
+) -> None:
     """Mark matches done with their seat results, all in one transaction."""
     if not finished:
         return
@@ -243,7 +261,8 @@ def record_results(engine: Engine, tournament_id: str, finished: Sequence[tuple[
         for match, results in finished:
             conn.execute(
                 seat_results.delete().where(
-                    (seat_results.c.tournament_id == tournament_id) & (seat_results.c.match_idx == match.idx)
+                    (seat_results.c.tournament_id == tournament_id)
+                    & (seat_results.c.match_idx == match.idx)
                 )
             )
             conn.execute(
@@ -288,7 +307,11 @@ def set_status(engine: Engine, tournament_id: str, status: str) -> None:
 
 def load_tournament(engine: Engine, tournament_id: str) -> dict[str, Any] | None:
     with engine.connect() as conn:
-        row = conn.execute(sa.select(tournaments).where(tournaments.c.id == tournament_id)).mappings().first()
+        row = (
+            conn.execute(sa.select(tournaments).where(tournaments.c.id == tournament_id))
+            .mappings()
+            .first()
+        )
     return dict(row) if row else None
 
 
@@ -302,7 +325,9 @@ def latest_tournament(engine: Engine) -> str | None:
 def load_bots(engine: Engine, tournament_id: str) -> list[tuple[str, str, str]]:
     with engine.connect() as conn:
         rows = conn.execute(
-            sa.select(bots.c.name, bots.c.spec, bots.c.version_hash).where(bots.c.tournament_id == tournament_id)
+            sa.select(bots.c.name, bots.c.spec, bots.c.version_hash).where(
+                bots.c.tournament_id == tournament_id
+            )
         ).all()
     return [(r[0], r[1], r[2]) for r in rows]
 
@@ -310,16 +335,35 @@ def load_bots(engine: Engine, tournament_id: str) -> list[tuple[str, str, str]]:
 def load_matches(engine: Engine, tournament_id: str) -> list[MatchRecord]:
     """Every scheduled match, in schedule order, with results for the finished ones."""
     with engine.connect() as conn:
-        rows = conn.execute(
-            sa.select(matches).where(matches.c.tournament_id == tournament_id).order_by(matches.c.idx)
-        ).mappings().all()
-        result_rows = conn.execute(
-            sa.select(seat_results).where(seat_results.c.tournament_id == tournament_id)
-        ).mappings().all()
+        rows = (
+            conn.execute(
+                sa.select(matches)
+                .where(matches.c.tournament_id == tournament_id)
+                .order_by(matches.c.idx)
+            )
+            .mappings()
+            .all()
+        )
+        result_rows = (
+            conn.execute(
+                sa.select(seat_results).where(seat_results.c.tournament_id == tournament_id)
+            )
+            .mappings()
+            .all()
+        )
     by_match: dict[int, list[SeatRecord]] = {}
     for r in result_rows:
         by_match.setdefault(r["match_idx"], []).append(
-            SeatRecord(r["seat"], r["bot"], r["rank"], r["score"], r["forfeited"], r["reason"], r["detail"], r["think_time_us"])
+            SeatRecord(
+                r["seat"],
+                r["bot"],
+                r["rank"],
+                r["score"],
+                r["forfeited"],
+                r["reason"],
+                r["detail"],
+                r["think_time_us"],
+            )
         )
     return [
         MatchRecord(

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         players=2,
         format="round-robin",
         bots=tuple(bots),
-        games_per_group=60,
+        games_per_group=200,
         seed=1,
         concurrency=4,
         database=args.db,

@@ -14,14 +14,22 @@ from tournament.sprt_run import run_sprt
 
 def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sprt = actions.add_parser("sprt", help="play candidate vs baseline until an SPRT decides")
-    sprt.add_argument("--candidate", required=True, help="bot: random, greedy, NAME=cmd:..., NAME=module:Class")
+    sprt.add_argument(
+        "--candidate", required=True, help="bot: random, greedy, NAME=cmd:..., NAME=module:Class"
+    )
     sprt.add_argument("--baseline", required=True, help="bot, as for --candidate")
-    sprt.add_argument("--field", action="append", default=[], help="bots for the other seats (3-4 players)")
+    sprt.add_argument(
+        "--field", action="append", default=[], help="bots for the other seats (3-4 players)"
+    )
     sprt.add_argument("--game", default="rumble-nation")
     sprt.add_argument("--variant", default="base")
     sprt.add_argument("--players", type=int, default=2)
-    sprt.add_argument("--elo0", type=float, default=0.0, help="H0: the candidate is elo0 better (default 0)")
-    sprt.add_argument("--elo1", type=float, default=10.0, help="H1: the candidate is elo1 better (default 10)")
+    sprt.add_argument(
+        "--elo0", type=float, default=0.0, help="H0: the candidate is elo0 better (default 0)"
+    )
+    sprt.add_argument(
+        "--elo1", type=float, default=10.0, help="H1: the candidate is elo1 better (default 10)"
+    )
     sprt.add_argument("--alpha", type=float, default=0.05)
     sprt.add_argument("--beta", type=float, default=0.05)
     sprt.add_argument("--max-games", type=int, default=20_000)
@@ -37,30 +45,42 @@ def run(args: argparse.Namespace) -> int:
         if candidate.name == baseline.name:
             raise ConfigError("candidate and baseline need different names (use NAME=...)")
         config = TournamentConfig(
-            game=args.game, variant=args.variant, players=args.players, bots=(candidate, baseline, *field),
-            seed=args.seed, concurrency=args.concurrency,
+            game=args.game,
+            variant=args.variant,
+            players=args.players,
+            bots=(candidate, baseline, *field),
+            seed=args.seed,
+            concurrency=args.concurrency,
         )
         validate(config)
         if len(field) < args.players - 2:
-            raise ConfigError(f"{args.players}-player games need at least {args.players - 2} --field bots")
+            raise ConfigError(
+                f"{args.players}-player games need at least {args.players - 2} --field bots"
+            )
         if not (0 < args.alpha < 1 and 0 < args.beta < 1) or args.elo1 <= args.elo0:
             raise ConfigError("need 0 < alpha, beta < 1 and elo1 > elo0")
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
     test = Sprt(args.elo0, args.elo1, args.alpha, args.beta)
-    print(f"SPRT {candidate.name} vs {baseline.name}: H0 elo <= {args.elo0:g}, H1 elo >= {args.elo1:g}, "
-          f"alpha {args.alpha:g}, beta {args.beta:g}; bounds [{test.lower:.3f}, {test.upper:.3f}]")
+    print(
+        f"SPRT {candidate.name} vs {baseline.name}: H0 elo <= {args.elo0:g}, H1 elo >= {args.elo1:g}, "
+        f"alpha {args.alpha:g}, beta {args.beta:g}; bounds [{test.lower:.3f}, {test.upper:.3f}]"
+    )
 
     def report(t: Sprt) -> None:
         if len(t.trajectory) % 20 == 0:
             print(f"  games {len(t.trajectory):6d}  LLR {t.llr:+.3f}", file=sys.stderr)
 
     try:
-        asyncio.run(run_sprt(config, candidate.name, baseline.name, test, args.max_games, on_result=report))
+        asyncio.run(
+            run_sprt(config, candidate.name, baseline.name, test, args.max_games, on_result=report)
+        )
     except KeyboardInterrupt:
         print("kassen: interrupted", file=sys.stderr)
         return 130
-    verdict = {"H1": "accepted H1: the candidate is better", "H0": "accepted H0: not better"}.get(test.verdict or "", "no decision within --max-games")
+    verdict = {"H1": "accepted H1: the candidate is better", "H0": "accepted H0: not better"}.get(
+        test.verdict or "", "no decision within --max-games"
+    )
     print(f"games {len(test.trajectory)}, LLR {test.llr:+.3f}: {verdict}")
     step = max(1, len(test.trajectory) // 20)
     print("LLR trajectory: " + " ".join(f"{v:+.2f}" for v in test.trajectory[::step]))

@@ -43,9 +43,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     ladder_actions = ladder.add_subparsers(dest="action", required=True)
     show = ladder_actions.add_parser("show", help="print the ladder of a tournament")
     show.add_argument("--tournament", default=None, help="tournament id (default: the latest)")
-    show.add_argument("--db", default=DEFAULT_DATABASE, help=f"database URL (default {DEFAULT_DATABASE})")
+    show.add_argument(
+        "--db", default=DEFAULT_DATABASE, help=f"database URL (default {DEFAULT_DATABASE})"
+    )
     show.add_argument("--format", choices=["table", "json", "csv"], default="table")
-    show.add_argument("--ci", choices=["hessian", "bootstrap"], default="hessian", help="how the 95%% intervals are computed")
+    show.add_argument(
+        "--ci",
+        choices=["hessian", "sandwich", "bootstrap"],
+        default=None,
+        help="how the 95%% intervals are computed (default: hessian for 2 players, sandwich for more)",
+    )
     show.set_defaults(run=show_ladder)
 
 
@@ -55,8 +62,19 @@ def _settings_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--advanced", action="store_true", help="variant 'advanced'")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--format", default=None, help="round-robin, gauntlet or swiss")
-    parser.add_argument("--bot", action="append", default=[], help="random, greedy, NAME=cmd:COMMAND, NAME=module:Class (repeat)")
-    parser.add_argument("--games", type=int, default=None, dest="games_per_group", help="games per group (rounded up to whole seed blocks)")
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        help="random, greedy, NAME=cmd:COMMAND, NAME=module:Class (repeat)",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        dest="games_per_group",
+        help="games per group (rounded up to whole seed blocks)",
+    )
     parser.add_argument("--rounds", type=int, default=None, help="Swiss rounds")
     parser.add_argument("--candidate", default=None, help="the gauntlet's candidate bot")
     parser.add_argument("--seed", type=int, default=None, help="base seed")
@@ -64,8 +82,12 @@ def _settings_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decision-ms", type=int, default=None)
     parser.add_argument("--bank-ms", type=int, default=None)
     parser.add_argument("--failure-policy", default=None, choices=["forfeit", "void"])
-    parser.add_argument("--db", default=None, dest="database", help=f"database URL (default {DEFAULT_DATABASE})")
-    parser.add_argument("--output", default=None, help="folder for reports and replays (default runs)")
+    parser.add_argument(
+        "--db", default=None, dest="database", help=f"database URL (default {DEFAULT_DATABASE})"
+    )
+    parser.add_argument(
+        "--output", default=None, help="folder for reports and replays (default runs)"
+    )
     parser.add_argument("--no-replays", action="store_true", help="do not write replay files")
     parser.add_argument("--name", default=None)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -100,9 +122,13 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
     return config
 
 
+#: Databases in these default places may have their folder created.
+DEFAULT_PLACES = {DEFAULT_DATABASE, "sqlite:///runs/demo.sqlite"}
+
+
 def _connect(url: str) -> Any:
     try:
-        return storage.connect(url)
+        return storage.connect(url, create_folder=url in DEFAULT_PLACES)
     except storage.StorageError as exc:
         raise UsageError(str(exc)) from None
 
@@ -116,7 +142,9 @@ def start(config: TournamentConfig) -> tuple[Any, str]:
         scheduled = round_robin(names, config.players, config.games_per_group, config.seed)
     elif config.format == "gauntlet":
         field = [n for n in names if n != config.candidate]
-        scheduled = gauntlet(config.candidate, field, config.players, config.games_per_group, config.seed)
+        scheduled = gauntlet(
+            config.candidate, field, config.players, config.games_per_group, config.seed
+        )
     else:
         scheduled = []  # Swiss rounds are paired as the results come in
     storage.create_tournament(
@@ -136,14 +164,23 @@ def start(config: TournamentConfig) -> tuple[Any, str]:
 
 
 def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bool) -> int:
+    from server.logs import configure
     from tournament.reports import print_ladder, write_reports
 
-    print(f"tournament {tournament_id}: {config.format}, {len(config.bots)} bots, {config.game} {config.variant} {config.players} players (resume with: kassen tournament resume {tournament_id}{'' if config.database == DEFAULT_DATABASE else ' --db ' + config.database})", file=sys.stderr)
+    configure("warning", json=False)  # the progress bar and the ladder say what happens
+
+    print(
+        f"tournament {tournament_id}: {config.format}, {len(config.bots)} bots, {config.game} {config.variant} {config.players} players (resume with: kassen tournament resume {tournament_id}{'' if config.database == DEFAULT_DATABASE else ' --db ' + config.database})",
+        file=sys.stderr,
+    )
     try:
         with progress_bar(quiet) as on_progress:
             TournamentRunner(engine, tournament_id, config, on_progress=on_progress).run()
     except KeyboardInterrupt:
-        print(f"kassen: interrupted; finished matches are stored. Resume with: kassen tournament resume {tournament_id}", file=sys.stderr)
+        print(
+            f"kassen: interrupted; finished matches are stored. Resume with: kassen tournament resume {tournament_id}",
+            file=sys.stderr,
+        )
         return 130
     folder = write_reports(engine, tournament_id, Path(config.output) / tournament_id)
     print_ladder(engine, tournament_id)

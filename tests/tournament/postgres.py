@@ -28,7 +28,11 @@ def _as_owner(argv: list[str]) -> list[str]:
     # PostgreSQL refuses to run as root; as root, run it as the postgres (or nobody) user.
     if os.geteuid() != 0:
         return argv
-    user = "postgres" if subprocess.run(["id", "postgres"], capture_output=True).returncode == 0 else "nobody"
+    user = (
+        "postgres"
+        if subprocess.run(["id", "postgres"], capture_output=True).returncode == 0
+        else "nobody"
+    )
     return ["runuser", "-u", user, "--", *argv]
 
 
@@ -42,12 +46,25 @@ def postgres_server() -> Iterator[str]:
     os.chmod(folder, 0o777)
     data = folder / "data"
     try:
-        subprocess.run(_as_owner(["initdb", "-D", str(data), "-A", "trust", "-U", "kassen"]), check=True, capture_output=True)
+        subprocess.run(
+            _as_owner(["initdb", "-D", str(data), "-A", "trust", "-U", "kassen"]),
+            check=True,
+            capture_output=True,
+        )
         options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-        subprocess.run(_as_owner(["pg_ctl", "-D", str(data), "-o", options, "-w", "-l", str(folder / "log"), "start"]), check=True, capture_output=True)
+        subprocess.run(
+            _as_owner(
+                ["pg_ctl", "-D", str(data), "-o", options, "-w", "-l", str(folder / "log"), "start"]
+            ),
+            check=True,
+            capture_output=True,
+        )
         try:
             yield f"postgresql+psycopg://kassen@127.0.0.1:{port}/postgres"
         finally:
-            subprocess.run(_as_owner(["pg_ctl", "-D", str(data), "-m", "immediate", "stop"]), capture_output=True)
+            subprocess.run(
+                _as_owner(["pg_ctl", "-D", str(data), "-m", "immediate", "stop"]),
+                capture_output=True,
+            )
     finally:
         shutil.rmtree(folder, ignore_errors=True)

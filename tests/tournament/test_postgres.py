@@ -14,12 +14,23 @@ def test_storage_on_postgresql() -> None:
     with postgres.postgres_server() as url:
         engine = storage.connect(url)
         storage.create_tournament(
-            engine, "tp", name="pg", game="rumble-nation", variant="base", players=2, format="round-robin",
-            base_seed=1, config={}, bot_rows=[("a", "random", "h"), ("b", "greedy", "h")],
+            engine,
+            "tp",
+            name="pg",
+            game="rumble-nation",
+            variant="base",
+            players=2,
+            format="round-robin",
+            base_seed=1,
+            config={},
+            bot_rows=[("a", "random", "h"), ("b", "greedy", "h")],
             scheduled=[(0, 0, 2**62, ("a", "b"))],
         )
         record = storage.MatchRecord(0, 0, 2**62, ("a", "b"), "done", "completed", 30, 1.0, None)
-        seats = [storage.SeatRecord(0, "a", 1, 30, False, "completed", "", 5), storage.SeatRecord(1, "b", 2, 20, False, "completed", "", 7)]
+        seats = [
+            storage.SeatRecord(0, "a", 1, 30, False, "completed", "", 5),
+            storage.SeatRecord(1, "b", 2, 20, False, "completed", "", 7),
+        ]
         storage.record_results(engine, "tp", [(record, seats)])
         (loaded,) = storage.load_matches(engine, "tp")
         assert loaded.seed == 2**62 and loaded.ranking == ["a", "b"] and loaded.status == "done"

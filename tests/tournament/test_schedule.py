@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from tournament.schedule import block_seed, blocks_for, gauntlet, rotations, round_robin, swiss_round
+from tournament.schedule import (
+    block_seed,
+    blocks_for,
+    gauntlet,
+    rotations,
+    round_robin,
+    swiss_round,
+)
 
 
 def test_round_robin_plays_every_group_in_every_rotation_of_every_seed_block() -> None:
@@ -29,7 +36,9 @@ def test_round_robin_plays_every_group_in_every_rotation_of_every_seed_block() -
 
 def test_schedules_repeat_from_the_base_seed_and_differ_between_seeds() -> None:
     assert round_robin(["x", "y", "z"], 2, 4, 5) == round_robin(["x", "y", "z"], 2, 4, 5)
-    assert {m.seed for m in round_robin(["x", "y"], 2, 4, 5)} != {m.seed for m in round_robin(["x", "y"], 2, 4, 6)}
+    assert {m.seed for m in round_robin(["x", "y"], 2, 4, 5)} != {
+        m.seed for m in round_robin(["x", "y"], 2, 4, 6)
+    }
 
 
 def test_gauntlet_puts_the_candidate_in_every_match() -> None:

@@ -21,12 +21,23 @@ def seat(i: int, bot: str, rank: int) -> storage.SeatRecord:
 def test_schedule_and_results_round_trip(tmp_path: Path) -> None:
     engine = storage.connect(url(tmp_path))
     storage.create_tournament(
-        engine, "t1", name="n", game="rumble-nation", variant="base", players=2, format="round-robin",
-        base_seed=5, config={"x": 1}, bot_rows=[("a", "random", "h1"), ("b", "greedy", "h2")],
+        engine,
+        "t1",
+        name="n",
+        game="rumble-nation",
+        variant="base",
+        players=2,
+        format="round-robin",
+        base_seed=5,
+        config={"x": 1},
+        bot_rows=[("a", "random", "h1"), ("b", "greedy", "h2")],
         scheduled=[(0, 0, 11, ("a", "b")), (1, 0, 11, ("b", "a"))],
     )
     loaded = storage.load_matches(engine, "t1")
-    assert [(m.idx, m.seed, m.seats, m.status) for m in loaded] == [(0, 11, ("a", "b"), "pending"), (1, 11, ("b", "a"), "pending")]
+    assert [(m.idx, m.seed, m.seats, m.status) for m in loaded] == [
+        (0, 11, ("a", "b"), "pending"),
+        (1, 11, ("b", "a"), "pending"),
+    ]
     done = storage.MatchRecord(0, 0, 11, ("a", "b"), "done", "completed", 40, 3.5, None)
     storage.record_results(engine, "t1", [(done, [seat(0, "a", 2), seat(1, "b", 1)])])
     first, second = storage.load_matches(engine, "t1")
@@ -45,8 +56,16 @@ def test_schedule_and_results_round_trip(tmp_path: Path) -> None:
 def test_reopening_keeps_everything_and_newer_schemas_are_refused(tmp_path: Path) -> None:
     engine = storage.connect(url(tmp_path))
     storage.create_tournament(
-        engine, "t2", name="n", game="g", variant="v", players=2, format="swiss", base_seed=1,
-        config={}, bot_rows=[("a", "random", "h")],
+        engine,
+        "t2",
+        name="n",
+        game="g",
+        variant="v",
+        players=2,
+        format="swiss",
+        base_seed=1,
+        config={},
+        bot_rows=[("a", "random", "h")],
     )
     again = storage.connect(url(tmp_path))
     assert storage.load_tournament(again, "t2") is not None

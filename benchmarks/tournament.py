@@ -1,0 +1,100 @@
+"""Tournament throughput and rating-fit speed.
+
+    python benchmarks/tournament.py [--matches 10000] [--concurrency 2] [--skip-fit]
+
+(a) a round-robin of built-in bots (random and greedy, 2 players, Rumble Nation base) of about
+``--matches`` matches through the real runner and storage (a temporary SQLite file, no replay
+files): wall time and matches/s. Target: 10,000 matches in at most 60 s on 2 cores.
+(b) the joint Elo fit for 1,000 bots and 1,000,000 pairwise games (see benchmarks/ratings.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tournament import storage
+from tournament.config import BotEntry, TournamentConfig, validate
+from tournament.runner import TournamentRunner, schedule_rows
+from tournament.schedule import round_robin
+
+TARGET_S = 60.0
+
+
+def run_round_robin(matches: int, concurrency: int) -> tuple[int, float]:
+    bots = (
+        BotEntry("random", "builtin", "random"),
+        BotEntry("greedy", "builtin", "greedy"),
+        BotEntry("random-2", "builtin", "random"),
+        BotEntry("random-3", "builtin", "random"),
+    )
+    pairs = math.comb(len(bots), 2)
+    games = max(2, math.ceil(matches / pairs))
+    with tempfile.TemporaryDirectory() as folder:
+        config = TournamentConfig(
+            name="bench",
+            bots=bots,
+            players=2,
+            games_per_group=games,
+            seed=1,
+            concurrency=concurrency,
+            database=f"sqlite:///{folder}/bench.sqlite",
+            output=folder,
+            replays=False,
+        )
+        validate(config)
+        engine = storage.connect(config.database)
+        scheduled = round_robin([b.name for b in bots], 2, games, 1)
+        storage.create_tournament(
+            engine,
+            "bench",
+            name="bench",
+            game=config.game,
+            variant=config.variant,
+            players=2,
+            format="round-robin",
+            base_seed=1,
+            config=config.to_dict(),
+            bot_rows=[(b.name, b.spec, b.version_hash()) for b in bots],
+            scheduled=schedule_rows(scheduled),
+        )
+        started = time.perf_counter()
+        TournamentRunner(engine, "bench", config).run()
+        elapsed = time.perf_counter() - started
+        done = sum(1 for m in storage.load_matches(engine, "bench") if m.status == "done")
+    return done, elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=10_000)
+    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--skip-fit", action="store_true")
+    args = parser.parse_args()
+    print(
+        f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()}, {os.cpu_count()} cores"
+    )
+    done, elapsed = run_round_robin(args.matches, args.concurrency)
+    verdict = "meets" if elapsed <= TARGET_S or done < 10_000 else "misses"
+    print(
+        f"(a) round-robin of built-in bots: {done} matches in {elapsed:.1f} s = {done / elapsed:.0f} matches/s "
+        f"with {args.concurrency} worker processes ({verdict} the target of 10,000 in {TARGET_S:.0f} s"
+        f"{'' if done >= 10_000 else ', scaled: ' + f'{10_000 / (done / elapsed):.0f} s for 10,000'})"
+    )
+    if not args.skip_fit:
+        from benchmarks import ratings
+
+        ratings.main([])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
