@@ -52,15 +52,18 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             concurrency=args.concurrency,
         )
-        validate(config)
         if len(field) < args.players - 2:
             raise ConfigError(
                 f"{args.players}-player games need at least {args.players - 2} --field bots"
             )
+        validate(config)
         if not (0 < args.alpha < 1 and 0 < args.beta < 1) or args.elo1 <= args.elo0:
             raise ConfigError("need 0 < alpha, beta < 1 and elo1 > elo0")
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
+    from server.logs import configure
+
+    configure("warning", json=False)
     test = Sprt(args.elo0, args.elo1, args.alpha, args.beta)
     print(
         f"SPRT {candidate.name} vs {baseline.name}: H0 elo <= {args.elo0:g}, H1 elo >= {args.elo1:g}, "

@@ -11,6 +11,7 @@ independent, which is what separates the Hessian intervals from the sandwich and
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from statistics import NormalDist
 
 import numpy as np
@@ -21,6 +22,7 @@ from tournament.ratings import (
     EloTracker,
     Ladder,
     Match,
+    Placing,
     Sprt,
     Tally,
     expected_score,
@@ -77,7 +79,7 @@ def test_pairwise_outcomes_of_a_ranking_and_of_a_tie() -> None:
 
 
 def test_tally_matrices_groups_and_the_array_path_agree() -> None:
-    matches = [
+    matches: list[Sequence[Placing] | Match] = [
         ["a", "b", "c", "d"],
         Match(["b", "a"], match_id="m1"),
         Match(["a", "b"], match_id="m1"),  # same id: resampled together

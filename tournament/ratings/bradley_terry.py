@@ -33,10 +33,11 @@ Differences (and so LOS) do not depend on the gauge.
 
 Which intervals. ``hessian_covariance`` is the inverse observed information; it assumes that
 pairwise games are independent, which is exact for 2-player matches. The C(k, 2) pairwise games
-of one k-player ranking are positively dependent (a player's score in a match is 3 − its rank,
-whose variance among equals is (k²−1)/12, not the (k−1)/4 of independent games: 5/3 times more
-for k = 4), so for multi-player matches the Hessian intervals are too narrow by up to
-sqrt((k+1)/3). ``sandwich_covariance`` (H⁻¹ J H⁻¹ with J the outer products of per-match score
+of one k-player ranking are dependent: a player's points in a match are k − 1 minus its
+0-based place, whose variance among equals is (k²−1)/12, not the (k−1)/4 of k − 1 independent
+games, i.e. (k+1)/3 times more (5/3 for k = 4). For multi-player matches the Hessian intervals
+are therefore too narrow, by up to sqrt((k+1)/3): simulated 4-player leagues cover ~90 %, not
+95 %. ``sandwich_covariance`` (H⁻¹ J H⁻¹ with J the outer products of per-match score
 residuals: the cluster-robust / Godambe covariance of this composite likelihood) and
 ``bootstrap_elo`` (resampling whole matches) are honest for any match size.
 """
@@ -406,8 +407,8 @@ def los_matrix(elo: FloatArray, cov: FloatArray) -> FloatArray:
     var = np.diagonal(cov)
     upper = np.triu_indices(n, 1)
     diff = (elo[:, None] - elo[None, :])[upper]
-    sd2 = (var[:, None] + var[None, :] - 2.0 * cov)[upper]
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"):  # inf − inf for a player without games
+        sd2 = (var[:, None] + var[None, :] - 2.0 * cov)[upper]
         z = diff / np.sqrt(np.maximum(sd2, 0.0) * 2.0)
     z = np.where(np.isnan(sd2), np.nan, z)
     z = np.where((sd2 <= 0) & (diff == 0), 0.0, z)
