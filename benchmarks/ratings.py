@@ -13,6 +13,12 @@ of ``--repeats`` (wall clock, as a user waits for it):
 
 Target: aggregation (arrays) + fit ≤ 1 s. The reference C tool Ordo takes about 5.5 s for the
 same size on the benchmark machine.
+
+BLAS threads: the dense solves go through numpy's BLAS. Unless ``OPENBLAS_NUM_THREADS`` (or
+``OMP_NUM_THREADS``) is already set, this script sets it to 1 before numpy loads. On the
+2-core benchmark machine two BLAS threads were no faster when it was idle, and two to three
+times slower whenever another process held a core (OpenBLAS threads spin-wait). The header shows
+the setting used ("unset" if numpy was loaded first and BLAS picked its own).
 """
 
 from __future__ import annotations
@@ -27,11 +33,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-import numpy as np
+_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
+if "numpy" not in sys.modules and not any(v in os.environ for v in _BLAS_THREADS):
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+
+import numpy as np  # noqa: E402  (after the BLAS thread setting)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournament.ratings import Ladder, Tally, fit_ladder
+from tournament.ratings import Ladder, Tally, fit_ladder  # noqa: E402
 
 TARGET_S = 1.0
 ORDO_S = 5.5
@@ -85,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()} "
-        f"numpy {np.__version__} on {platform.machine()}, {os.cpu_count()} cores; "
+        f"numpy {np.__version__} on {platform.machine()}, {os.cpu_count()} cores, "
+        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}; "
         f"{args.bots} bots x {args.games:,} pairwise games, best of {args.repeats}; "
         f"target aggregation + fit <= {TARGET_S:.0f} s (Ordo: ~{ORDO_S} s)"
     )
