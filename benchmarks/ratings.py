@@ -16,9 +16,10 @@ same size on the benchmark machine.
 
 BLAS threads: the dense solves go through numpy's BLAS. Unless ``OPENBLAS_NUM_THREADS`` (or
 ``OMP_NUM_THREADS``) is already set, this script sets it to 1 before numpy loads. On the
-2-core benchmark machine two BLAS threads were no faster when it was idle, and two to three
-times slower whenever another process held a core (OpenBLAS threads spin-wait). The header shows
-the setting used ("unset" if numpy was loaded first and BLAS picked its own).
+2-core benchmark machine two BLAS threads made the fit up to a quarter faster in quiet moments
+but two to three times slower whenever another process held a core (OpenBLAS threads
+spin-wait); one thread gives stable numbers. The header shows the setting used ("unset" if
+numpy was loaded first and BLAS picked its own).
 """
 
 from __future__ import annotations

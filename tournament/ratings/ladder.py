@@ -95,9 +95,14 @@ def fit_ladder(
     ``ci``: "hessian" = inverse observed information, exact when pairwise games are
     independent (2-player matches) but too narrow for 3- and 4-player matches, whose pairwise
     games are dependent; "sandwich" = the same point estimates with cluster-robust (by match)
-    covariance, honest for any match size at the same cost; "bootstrap" = percentile intervals
-    from ``bootstrap_rounds`` resamples of whole matches (seeded), LOS from the replicates'
-    covariance.
+    covariance, honest for any match size (it wants some tens of matches per player; the
+    extra cost is a sort of the pairwise games, ~1 s per million); "bootstrap" = percentile
+    intervals from ``bootstrap_rounds`` refits on resamples of whole matches (seeded), LOS from
+    the replicates' covariance. All intervals are at ``level``.
+
+    ``prior``: about that many virtual draws per player against the opponents it met, so
+    that a player who won every game still gets a finite rating (``bradley_terry`` explains);
+    0 for the exact maximum-likelihood fit.
 
     ``names`` lists players up front when matches are given (bots that have not played yet
     appear with the gauge's centre rating, an infinite interval and NaN score and LOS).
