@@ -58,6 +58,7 @@ async def _play_stream(bot: Bot, stub: rpc.RefereeStub, ticket: str) -> pb.Match
         pb.PlayRequest(join=pb.Join(ticket=ticket, bot_name=getattr(bot, "name", "bot")))
     )
     game = ""
+    answered = 0  # the stale rule: within one stream, answer only newer requests
     while True:
         read = await call.read()
         if read is grpc.aio.EOF:
@@ -65,6 +66,9 @@ async def _play_stream(bot: Bot, stub: rpc.RefereeStub, ticket: str) -> pb.Match
         message = cast(pb.PlayResponse, read)
         which = message.WhichOneof("message")
         if which == "decision":
+            if message.decision.request_id <= answered:
+                continue  # stale or repeated: already answered on this stream
+            answered = message.decision.request_id
             started = time.perf_counter()
             index = await _answer(bot, request_from_proto(game, message.decision))
             think_us = int((time.perf_counter() - started) * 1e6)

@@ -49,13 +49,20 @@ class Match:
         seats: list[Seat],
         replay_dir: Path | None = None,
         keep_log: bool = True,
+        state: GameState | None = None,
     ) -> None:
         self.id = match_id
         self.game = game
         self.settings = settings
         self.seats = seats
-        self.replay_dir = replay_dir
-        self.state: GameState = game.new(settings.config, settings.seed)
+        #: A prepared position may be given (the conformance kit starts matches mid-game);
+        #: such a match has no replay, since a replay starts from the seed.
+        self.state: GameState = (
+            state if state is not None else game.new(settings.config, settings.seed)
+        )
+        self.replay_dir = replay_dir if state is None else None
+        #: (seat, decision kind) of every request sent to a remote seat.
+        self.asked: list[tuple[int, str]] = []
         self.status = "waiting"
         self.request_id = 0
         self.decisions = 0
@@ -199,6 +206,7 @@ class Match:
 
     async def _decide_remote(self, seat: RemoteSeat, decision: Decision) -> int | None:
         message = self._request(seat, decision)
+        self.asked.append((seat.index, decision.kind))
         request_id = message.decision.request_id
         seat.open_request = message
         sent_on = seat.stream_generation  # before the write: a takeover during it re-sends
@@ -244,6 +252,7 @@ class Match:
                         return None
                     return int(answer.option_index)
                 if answer.request_id == seat.last_answered_id and answer.request_id != 0:
+                    seat.duplicates += 1
                     await seat.send(
                         pb.PlayResponse(
                             notice=pb.Notice(

@@ -15,7 +15,7 @@ from pathlib import Path
 import structlog
 
 from games import get_game
-from games.contract import check_config
+from games.contract import GameState, check_config
 from games.policies.base import Policy
 from server.clock import SeatClock
 from server.match import Match
@@ -60,6 +60,8 @@ class Referee:
         settings: MatchSettings,
         local: Mapping[int, LocalBot] | None = None,
         commands: Mapping[int, CommandBot] | None = None,
+        match_class: type[Match] = Match,
+        state: GameState | None = None,
     ) -> tuple[Match, list[str]]:
         """Create and start a match. Returns it and one ticket per seat ("" for local seats).
 
@@ -81,7 +83,7 @@ class Referee:
                 seats.append(remote)
                 tickets.append(remote.ticket)
         match_id = secrets.token_hex(6)
-        match = Match(match_id, game, settings, seats, self.replay_dir)
+        match = match_class(match_id, game, settings, seats, self.replay_dir, state=state)
         self.matches[match_id] = match
         for each in seats:
             if isinstance(each, RemoteSeat):

@@ -130,6 +130,8 @@ class RemoteSeat(Seat):
         #: The open DecisionRequest, re-sent after a rejoin.
         self.open_request: pb.PlayResponse | None = None
         self.last_answered_id = 0
+        #: Answers repeating the previous one (ignored, counted for the conformance kit).
+        self.duplicates = 0
         #: Events not yet delivered; they travel with the next message to this seat.
         self.undelivered: list[pb.Event] = []
         #: One request message per seat, rewritten for each decision (it is serialized when

@@ -22,6 +22,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     run_parser.add_argument("--ticket", default=None, help="seat ticket (default $KASSEN_TICKET)")
     run_parser.add_argument("--seed", type=int, default=None, help="seed of a bundled bot")
     run_parser.set_defaults(run=run)
+    from kassen.commands import check
+
+    check.add_parser(actions)
 
 
 def run(args: argparse.Namespace) -> int:

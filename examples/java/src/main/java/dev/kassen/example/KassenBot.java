@@ -1,0 +1,200 @@
+package dev.kassen.example;
+
+import dev.kassen.v1.Answer;
+import dev.kassen.v1.DecisionRequest;
+import dev.kassen.v1.Join;
+import dev.kassen.v1.MatchOver;
+import dev.kassen.v1.Option;
+import dev.kassen.v1.PlayRequest;
+import dev.kassen.v1.PlayResponse;
+import dev.kassen.v1.Pong;
+import dev.kassen.v1.RefereeGrpc;
+import dev.kassen.v1.SeatResult;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A minimal Kassen bot: joins one seat over gRPC, places as many soldiers as the dice allow,
+ * otherwise answers at random, and rejoins once if its stream drops.
+ *
+ * <p>Environment: KASSEN_ADDRESS (host:port, plaintext gRPC), KASSEN_TICKET (the seat ticket),
+ * optional KASSEN_SEED (seeds the random choices, default 1).
+ */
+public final class KassenBot {
+  private static final String BOT_NAME = "java-example";
+
+  private final Random rng;
+  /** This bot's seat, learnt from Joined (or from the first DecisionRequest). */
+  private volatile int seat = -1;
+
+  private KassenBot(long seed) {
+    this.rng = new Random(seed);
+  }
+
+  public static void main(String[] args) throws InterruptedException {
+    String address = System.getenv("KASSEN_ADDRESS");
+    String ticket = System.getenv("KASSEN_TICKET");
+    if (address == null || address.isEmpty() || ticket == null || ticket.isEmpty()) {
+      System.err.println("java-example: set KASSEN_ADDRESS and KASSEN_TICKET");
+      System.exit(2);
+    }
+    String seedText = System.getenv("KASSEN_SEED");
+    long seed = seedText == null || seedText.isEmpty() ? 1 : Long.parseLong(seedText.trim());
+
+    ManagedChannel channel =
+        Grpc.newChannelBuilder(address, InsecureChannelCredentials.create()).build();
+    KassenBot bot = new KassenBot(seed);
+    int code = bot.play(RefereeGrpc.newStub(channel), ticket);
+    channel.shutdownNow().awaitTermination(2, TimeUnit.SECONDS);
+    System.exit(code);
+  }
+
+  /** Plays the seat to the end: one stream, and one rejoin if it ends before MatchOver. */
+  private int play(RefereeGrpc.RefereeStub stub, String ticket) throws InterruptedException {
+    for (int attempt = 0; attempt < 2; attempt++) {
+      Seat stream = new Seat();
+      // The referee sends the pending request again after a rejoin (same request_id).
+      stream.requests = stub.play(stream);
+      stream.send(PlayRequest.newBuilder()
+          .setJoin(Join.newBuilder().setTicket(ticket).setBotName(BOT_NAME))
+          .build());
+      stream.done.await();
+      if (stream.over != null) {
+        System.out.println(resultLine(stream.over));
+        return 0;
+      }
+      String why = "the stream ended before the match did";
+      if (stream.error != null) {
+        Status status = Status.fromThrowable(stream.error);
+        why = status.getCode() + ": " + status.getDescription();
+      }
+      if (attempt == 0) {
+        System.err.println("java-example: " + why + "; rejoining");
+        Thread.sleep(100);
+      } else {
+        System.err.println("java-example: gave up after one rejoin (" + why + ")");
+      }
+    }
+    return 1;
+  }
+
+  /**
+   * The heuristic: among "place:<castle>:<soldiers>[:daimyo]" options take the one placing the
+   * most soldiers (ties to the higher castle); without such options pick uniformly at random.
+   * Put your own logic here (request.getObservation() holds everything the seat may see).
+   */
+  int choose(DecisionRequest request) {
+    List<Option> options = request.getOptionsList();
+    int best = -1;
+    int bestSoldiers = -1;
+    int bestCastle = -1;
+    for (int i = 0; i < options.size(); i++) {
+      String[] parts = options.get(i).getKey().split(":");
+      if (!parts[0].equals("place") || parts.length < 3) {
+        continue;
+      }
+      int castle = Integer.parseInt(parts[1]);
+      int soldiers = Integer.parseInt(parts[2]);
+      if (soldiers > bestSoldiers || (soldiers == bestSoldiers && castle > bestCastle)) {
+        best = i;
+        bestSoldiers = soldiers;
+        bestCastle = castle;
+      }
+    }
+    if (best >= 0) {
+      return best;
+    }
+    return options.isEmpty() ? 0 : rng.nextInt(options.size());
+  }
+
+  private String resultLine(MatchOver over) {
+    for (SeatResult result : over.getSeatsList()) {
+      if (result.getSeat() == seat) {
+        return String.format("match over: seat %d rank %d score %d%s",
+            seat, result.getRank(), result.getScore(),
+            result.getForfeited() ? " (forfeited: " + result.getReason() + ")" : "");
+      }
+    }
+    return "match over: seat " + seat + " (no result for this seat; " + over.getReason() + ")";
+  }
+
+  /** One Play stream: receives the referee's messages and answers them. */
+  private final class Seat implements StreamObserver<PlayResponse> {
+    final CountDownLatch done = new CountDownLatch(1);
+    volatile StreamObserver<PlayRequest> requests;
+    volatile MatchOver over;
+    volatile Throwable error;
+    /** The stale rule: within one stream, answer only requests newer than the last answered. */
+    private long lastAnswered;
+
+    /** A StreamObserver is not thread-safe: the Join (main thread) and answers go through here. */
+    synchronized void send(PlayRequest message) {
+      requests.onNext(message);
+    }
+
+    @Override
+    public void onNext(PlayResponse message) {
+      switch (message.getMessageCase()) {
+        case JOINED -> {
+          seat = message.getJoined().getSeat();
+          System.err.printf("java-example: joined %s as seat %d%n",
+              message.getJoined().getMatchId(), seat);
+        }
+        case DECISION -> answer(message.getDecision());
+        case PING -> send(PlayRequest.newBuilder()
+            .setPong(Pong.newBuilder().setNonce(message.getPing().getNonce()))
+            .build());
+        case NOTICE -> System.err.printf("java-example: notice %s: %s%n",
+            message.getNotice().getCode(), message.getNotice().getMessage());
+        case EVENTS -> { } // public events between decisions: this bot does not track them
+        case MATCH_OVER -> {
+          over = message.getMatchOver();
+          synchronized (this) {
+            requests.onCompleted(); // close our sending side; the referee ends the stream
+          }
+          done.countDown();
+        }
+        default -> System.err.println("java-example: unknown message " + message.getMessageCase());
+      }
+    }
+
+    private void answer(DecisionRequest request) {
+      if (request.getRequestId() <= lastAnswered) {
+        System.err.printf("java-example: ignoring stale request %d (answered %d)%n",
+            request.getRequestId(), lastAnswered);
+        return;
+      }
+      lastAnswered = request.getRequestId();
+      if (seat < 0) {
+        seat = request.getSeat();
+      }
+      long started = System.nanoTime();
+      int index = choose(request);
+      long thinkUs = (System.nanoTime() - started) / 1_000;
+      send(PlayRequest.newBuilder()
+          .setAnswer(Answer.newBuilder()
+              .setRequestId(request.getRequestId())
+              .setOptionIndex(index)
+              .setThinkTimeUs(thinkUs))
+          .build());
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      error = t;
+      done.countDown();
+    }
+
+    @Override
+    public void onCompleted() {
+      done.countDown();
+    }
+  }
+}

@@ -1,0 +1,219 @@
+"""The conformance kit behind ``kassen bot check``: run a bot program through a battery of
+scripted situations on an embedded referee and say, check by check, what it got wrong.
+
+Every check launches the bot as the referee launches any bot (``KASSEN_ADDRESS``,
+``KASSEN_TICKET``), in seat 0, against built-in random opponents.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from games import GameConfig, get_game
+from games.contract import GameState
+from games.policies import make_policy
+from games.rumble_nation.positions import decision_scenarios
+from server.app import running_server
+from server.match import Match
+from server.referee import CommandBot, LocalBot, Referee
+from server.seats import RemoteSeat
+from server.settings import MatchSettings, TimeControl
+
+#: After MatchOver a bot has this long to exit with code 0.
+EXIT_WITHIN_S = 5.0
+#: The stale request and the dropped stream happen after this many answers.
+PROBE_AFTER = 3
+
+
+GROUPS = frozenset({"games", "kinds", "probe", "deadline"})
+
+
+@dataclass(slots=True)
+class Check:
+    name: str
+    passed: bool
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class Battery:
+    command: Sequence[str]
+    game: str = "rumble-nation"
+    decision_ms: int = 2000
+    deadline_ms: int = 300
+    cwd: str | None = None
+    #: Which groups of checks to run: games, kinds, probe (stale + rejoin), deadline.
+    only: frozenset[str] = GROUPS
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed for c in self.checks)
+
+
+class ProbeMatch(Match):
+    """A match that, after seat 0's ``PROBE_AFTER``-th answer, re-sends that answered request
+    (a stale request the bot must ignore) and then drops the bot's stream (it must rejoin)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.probed = False
+
+    async def _decide_remote(self, seat: RemoteSeat, decision: object) -> int | None:
+        index = await super()._decide_remote(seat, decision)  # type: ignore[arg-type]
+        if seat.index == 0 and not self.probed and seat.clock.decisions >= PROBE_AFTER:
+            self.probed = True
+            stale = copy.deepcopy(seat.request)
+            await seat.send(stale)
+            await asyncio.sleep(0.3)  # time for a wrong answer to arrive, counted as duplicate
+            seat.end_stream()
+        return index
+
+
+async def _play(
+    referee: Referee,
+    battery: Battery,
+    config: GameConfig,
+    seed: int,
+    *,
+    decision_ms: int | None = None,
+    bank_ms: int = 10_000,
+    match_class: type[Match] = Match,
+    state: GameState | None = None,
+) -> tuple[Match, int | None]:
+    """One match with the bot in seat 0; returns it and the bot's exit code (None: still running)."""
+    settings = MatchSettings(
+        game=battery.game,
+        config=config,
+        seed=seed,
+        time_control=TimeControl(decision_ms=decision_ms or battery.decision_ms, bank_ms=bank_ms),
+        join_timeout_ms=30_000,
+    )
+    local = {
+        p: LocalBot(make_policy("random", battery.game, seed + p), "random")
+        for p in range(1, config.players)
+    }
+    command = CommandBot(command=list(battery.command), name="bot", cwd=battery.cwd)
+    match, _ = referee.create_match(
+        settings, local, {0: command}, match_class=match_class, state=state
+    )
+    await match.finished.wait()
+    seat = match.seats[0]
+    assert isinstance(seat, RemoteSeat)
+    try:
+        await asyncio.wait_for(seat.exited.wait(), EXIT_WITHIN_S)
+    except TimeoutError:
+        return match, None
+    return match, seat.process.returncode if seat.process else None
+
+
+def _verdict(match: Match) -> tuple[bool, str]:
+    assert match.result is not None
+    mine = match.result.seats[0]
+    if mine.forfeited:
+        return False, f"{mine.reason.value}: {mine.detail}"
+    return True, ""
+
+
+async def run_battery(battery: Battery, on_check: Callable[[Check], None] | None = None) -> Battery:
+    game = get_game(battery.game)
+
+    def record(check: Check) -> None:
+        battery.checks.append(check)
+        if on_check is not None:
+            on_check(check)
+
+    async with running_server("127.0.0.1:0") as referee:
+        # 1. A whole 2-player game, then a 4-player advanced one.
+        for players, variant in ((2, "base"), (4, "advanced")) if "games" in battery.only else ():
+            if players not in game.player_counts or variant not in game.variants:
+                continue
+            match, code = await _play(
+                referee, battery, GameConfig(players, variant), seed=11 + players
+            )
+            ok, why = _verdict(match)
+            record(
+                Check(
+                    f"plays a {players}-player {variant} game to the end",
+                    ok,
+                    why or f"{match.decisions} decisions",
+                )
+            )
+            if players == 2:
+                exit_ok = code == 0
+                record(
+                    Check(
+                        "exits with code 0 after MatchOver",
+                        exit_ok,
+                        ""
+                        if exit_ok
+                        else f"exit code {code} (None: still running after {EXIT_WITHIN_S:g} s)",
+                    )
+                )
+        # 2. Every kind of decision, from prepared positions (four at a time).
+        if battery.game == "rumble-nation" and "kinds" in battery.only:
+            gate = asyncio.Semaphore(4)
+            scenarios = decision_scenarios()
+
+            async def one(name: str) -> tuple[str, bool, str, set[str]]:
+                async with gate:
+                    state = scenarios[name]
+                    match, _ = await _play(
+                        referee,
+                        battery,
+                        GameConfig(state.n, state.config.variant),
+                        seed=5,
+                        state=state,
+                    )
+                    ok, why = _verdict(match)
+                    return name, ok, why, {kind for seat, kind in match.asked if seat == 0}
+
+            results = await asyncio.gather(*(one(name) for name in scenarios))
+            asked = set().union(*(r[3] for r in results))
+            failed = [f"{name} ({why})" for name, ok, why, _ in results if not ok]
+            record(
+                Check(
+                    f"answers every kind of decision ({len(asked)} kinds met)",
+                    not failed,
+                    "; ".join(failed),
+                )
+            )
+        # 3. A stale request to ignore, then a dropped stream to survive.
+        if "probe" in battery.only:
+            await _probe(referee, battery, record)
+        # 4. A tight clock: every decision within the deadline, no bank.
+        if "deadline" in battery.only:
+            started = time.monotonic()
+            match, _ = await _play(
+                referee, battery, GameConfig(2), seed=31, decision_ms=battery.deadline_ms, bank_ms=0
+            )
+            ok, why = _verdict(match)
+            detail = why or f"{match.decisions} decisions in {time.monotonic() - started:.1f} s"
+            record(Check(f"answers within a {battery.deadline_ms} ms deadline", ok, detail))
+    return battery
+
+
+async def _probe(referee: Referee, battery: Battery, record: Callable[[Check], None]) -> None:
+    match, _ = await _play(referee, battery, GameConfig(2), seed=21, match_class=ProbeMatch)
+    seat = match.seats[0]
+    assert isinstance(seat, RemoteSeat)
+    record(
+        Check(
+            "ignores a stale (already answered) request",
+            seat.duplicates == 0,
+            f"answered it {seat.duplicates} time(s)" if seat.duplicates else "",
+        )
+    )
+    ok, why = _verdict(match)
+    rejoined = seat.stream_generation >= 2
+    record(
+        Check(
+            "rejoins after its stream is dropped",
+            ok and rejoined,
+            why or ("" if rejoined else "never rejoined"),
+        )
+    )
