@@ -18,6 +18,7 @@ class SeatClock:
 
     def charge(self, elapsed_s: float) -> bool:
         """Record a decision that took ``elapsed_s``; False if it overran the clock."""
+        elapsed_s = max(0.0, elapsed_s)
         self.decisions += 1
         self.think_time_us += int(elapsed_s * 1e6)
         over_ms = elapsed_s * 1000.0 - self.decision_ms

@@ -210,8 +210,9 @@ class Match:
         request_id = message.decision.request_id
         seat.open_request = message
         sent_on = seat.stream_generation  # before the write: a takeover during it re-sends
-        await seat.send(message)
+        # The clock starts before the write: a quick bot's answer can arrive before it returns.
         sent_at = time.monotonic()
+        await seat.send(message)
         deadline = sent_at + seat.clock.budget_s()
         reconnect_s = self.settings.reconnect_ms / 1000
         gone_since = None if seat.connected else sent_at
