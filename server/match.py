@@ -100,9 +100,18 @@ class Match:
             self._finish(Reason.ABORTED)  # the referee is shutting down: no one to tell
             self._conclude()
             raise
-        self._finish(reason)
-        await self._announce()
-        self._conclude()
+        except Exception:  # a bug of ours must end this match cleanly, never hang its seats
+            self.log.exception("match_failed")
+            reason = Reason.ABORTED
+        try:
+            self._finish(reason)
+            await self._announce()
+        except Exception:
+            self.log.exception("match_end_failed")
+            if self.result is None:
+                self.result = MatchResult(self.id, Reason.ABORTED, [])
+        finally:
+            self._conclude()
         assert self.result is not None
         return self.result
 
