@@ -25,63 +25,68 @@ def _own_areas(s: RumbleNationState, seat: int, at_least: int = 1) -> list[int]:
 
 
 @dataclasses.dataclass(slots=True)
-class Scout(Effect):
-    """偵察: move 1 of your soldiers to an adjacent area."""
+class SourceToDestination(Effect):
+    """Shared steps of Scout, Over the Mountain, Marine, Sub Squad and Ninja: pick an area of
+    your soldiers, then where they go; ``_count`` soldiers move."""
 
-    card: ClassVar[str] = "scout"
     source: int = NONE
 
-    @classmethod
-    def usable(cls, s: RumbleNationState, seat: int) -> bool:
-        return s.on_map[seat] > 0
+    def _sources(self, s: RumbleNationState) -> list[int]:
+        return _own_areas(s, self.seat)
+
+    def _destinations(self, s: RumbleNationState) -> list[int] | tuple[int, ...]:
+        return ADJ[self.source]
+
+    def _count(self, s: RumbleNationState) -> int:
+        return 1
 
     def step(self) -> str:
         return "source" if self.source == NONE else "destination"
 
     def options(self, s: RumbleNationState) -> tuple[Option, ...]:
         if self.source == NONE:
-            return opt.areas(_own_areas(s, self.seat))
-        return opt.areas(ADJ[self.source])
+            return opt.areas(self._sources(s))
+        return opt.areas(self._destinations(s))
 
     def choose(self, s: RumbleNationState, value: tuple[Any, ...]) -> bool:
         if self.source == NONE:
             self.source = value[1]
             return False
-        s.move(self.seat, self.source, value[1], 1)
+        s.move(self.seat, self.source, value[1], self._count(s))
         return True
 
 
 @dataclasses.dataclass(slots=True)
-class OverTheMountain(Effect):
+class Scout(SourceToDestination):
+    """偵察: move 1 of your soldiers to an adjacent area."""
+
+    card: ClassVar[str] = "scout"
+
+    @classmethod
+    def usable(cls, s: RumbleNationState, seat: int) -> bool:
+        return s.on_map[seat] > 0
+
+
+@dataclasses.dataclass(slots=True)
+class OverTheMountain(SourceToDestination):
     """越山: move 2 of your soldiers from one area to one land-adjacent area, both together."""
 
     card: ClassVar[str] = "over_the_mountain"
     links: ClassVar[tuple[tuple[int, ...], ...]] = LAND_ADJ
-    source: int = NONE
-
-    @classmethod
-    def _sources(cls, s: RumbleNationState, seat: int) -> list[int]:
-        return [a for a in range(AREA_COUNT) if s.soldiers[a][seat] >= 2 and cls.links[a]]
 
     @classmethod
     def usable(cls, s: RumbleNationState, seat: int) -> bool:
         links = cls.links
         return any(row[seat] >= 2 and links[a] for a, row in enumerate(s.soldiers))
 
-    def step(self) -> str:
-        return "source" if self.source == NONE else "destination"
+    def _sources(self, s: RumbleNationState) -> list[int]:
+        return [a for a in range(AREA_COUNT) if s.soldiers[a][self.seat] >= 2 and self.links[a]]
 
-    def options(self, s: RumbleNationState) -> tuple[Option, ...]:
-        if self.source == NONE:
-            return opt.areas(self._sources(s, self.seat))
-        return opt.areas(self.links[self.source])
+    def _destinations(self, s: RumbleNationState) -> tuple[int, ...]:
+        return self.links[self.source]
 
-    def choose(self, s: RumbleNationState, value: tuple[Any, ...]) -> bool:
-        if self.source == NONE:
-            self.source = value[1]
-            return False
-        s.move(self.seat, self.source, value[1], 2)
-        return True
+    def _count(self, s: RumbleNationState) -> int:
+        return 2
 
 
 @dataclasses.dataclass(slots=True)
@@ -93,38 +98,27 @@ class Marine(OverTheMountain):
 
 
 @dataclasses.dataclass(slots=True)
-class SubSquad(Effect):
+class SubSquad(SourceToDestination):
     """分隊: from an area with 2+ of your soldiers, move half (rounded down) to one adjacent area."""
 
     card: ClassVar[str] = "sub_squad"
-    source: int = NONE
 
     @classmethod
     def usable(cls, s: RumbleNationState, seat: int) -> bool:
         return any(row[seat] >= 2 for row in s.soldiers)
 
-    def step(self) -> str:
-        return "source" if self.source == NONE else "destination"
+    def _sources(self, s: RumbleNationState) -> list[int]:
+        return _own_areas(s, self.seat, 2)
 
-    def options(self, s: RumbleNationState) -> tuple[Option, ...]:
-        if self.source == NONE:
-            return opt.areas(_own_areas(s, self.seat, 2))
-        return opt.areas(ADJ[self.source])
-
-    def choose(self, s: RumbleNationState, value: tuple[Any, ...]) -> bool:
-        if self.source == NONE:
-            self.source = value[1]
-            return False
-        s.move(self.seat, self.source, value[1], s.soldiers[self.source][self.seat] // 2)
-        return True
+    def _count(self, s: RumbleNationState) -> int:
+        return s.soldiers[self.source][self.seat] // 2
 
 
 @dataclasses.dataclass(slots=True)
-class Ninja(Effect):
+class Ninja(SourceToDestination):
     """忍者: move 1 of your soldiers to any other area where you have soldiers (R8)."""
 
     card: ClassVar[str] = "ninja"
-    source: int = NONE
 
     @classmethod
     def usable(cls, s: RumbleNationState, seat: int) -> bool:
@@ -136,21 +130,8 @@ class Ninja(Effect):
                     return True
         return False
 
-    def step(self) -> str:
-        return "source" if self.source == NONE else "destination"
-
-    def options(self, s: RumbleNationState) -> tuple[Option, ...]:
-        own = _own_areas(s, self.seat)
-        if self.source == NONE:
-            return opt.areas(own)
-        return opt.areas([a for a in own if a != self.source])
-
-    def choose(self, s: RumbleNationState, value: tuple[Any, ...]) -> bool:
-        if self.source == NONE:
-            self.source = value[1]
-            return False
-        s.move(self.seat, self.source, value[1], 1)
-        return True
+    def _destinations(self, s: RumbleNationState) -> list[int]:
+        return [a for a in _own_areas(s, self.seat) if a != self.source]
 
 
 @dataclasses.dataclass(slots=True)
