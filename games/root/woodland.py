@@ -1,0 +1,315 @@
+"""The pieces on the map: warriors, buildings, ruins, tokens and the Vagabond pawn (game state).
+
+``Woodland`` is the mutable part of the map, laid over a frozen ``Board`` from ``maps``. It knows
+who rules each clearing and where a faction may move, and nothing about cards, supplies, turns or
+costs: those belong to the faction and turn layers, which ask this class what is legal.
+
+Rules, from the Law of Root (section numbers as in the Vagabottos/root copy,
+``src/assets/i18n/rules/en-US.yml``, whose order gives the numbering; digest §1 and §5 agree):
+- Law 2.2 (Clearings and Paths): clearings are adjacent only along paths; placing a building
+  fills an open slot and a clearing with none takes no building; "R" slots start with ruins,
+  which stay until something (the Vagabond's Explore, Law 9.5.3) says to remove them.
+- Law 2.3 (Rivers): rivers are not paths, so they never make clearings adjacent here.
+- Law 2.5 (Rule): a player rules a clearing with more warriors plus buildings there than each
+  other player; tokens and pawns do not count; a tie means no one rules.
+- Law 7.2.2 (Lords of the Forest): the Eyrie rule a clearing where they are tied for the most
+  warriors plus buildings and have at least one Eyrie piece there.
+- Law 9.2.2 (Lone Wanderer): the Vagabond pawn is not a warrior: it neither rules nor stops
+  anyone ruling.
+- Law 4.2 (Move): move more than zero of your warriors from one clearing to one adjacent one;
+  Law 4.2.1 (You Must Rule): you must rule the origin, the destination or both.
+- Law 9.2.3 (Nimble): the Vagabond moves regardless of who rules either clearing.
+- Law 8.2.5.1: a clearing holds at most one sympathy token.
+
+Data choices:
+- Factions are the strings ``marquise``, ``eyrie``, ``alliance``, ``vagabond``; an unknown
+  faction, building or token kind is a ``ValueError`` (typos fail loudly, not silently).
+- Building kinds: Marquise ``sawmill``/``workshop``/``recruiter`` (``tracks.BUILDING_TYPES``),
+  Eyrie ``roost``, Alliance ``fox_base``/``rabbit_base``/``mouse_base`` (a base's printed suit
+  matters when it is removed, Law 8.2.4, so it is part of the kind). Token kinds: Marquise
+  ``wood`` and ``keep`` (the keep is a token, so it does not count toward rule), Alliance
+  ``sympathy``.
+- A ruin is kept in the clearing's slot list as ``(None, "ruin")``: it fills a slot, has no owner
+  and so never counts toward rule. ``Woodland(board)`` places one in every ``Clearing.ruin``
+  clearing (Law 5.1 step 4); ``remove_ruin`` frees the slot.
+- Warriors are a ``dict`` per clearing holding only non-zero counts, so rule is computed over
+  the factions actually present. Index 0 of every per-clearing list is unused (no clearing 0),
+  as in ``maps``.
+- The pawn's place is a clearing id (``int``), a forest id (``str``, Law 9.3.2 puts it in a
+  forest) or ``None`` (no Vagabond in the game).
+
+Rulings:
+- The Vagabond has no warriors in the base game, so it cannot be given warriors or buildings.
+  Its "move" is the pawn's (Law 4.2 counts pawns): ``can_move("vagabond", a, b)`` holds when the
+  pawn is in clearing ``a`` and ``b`` is adjacent by path, ruled by anyone (Nimble). Boots,
+  Hostile costs and moves into or out of forests (Slip) are the Vagabond layer's business.
+- "Piece" in Lords of the Forest is read as warrior or building: the Eyrie have no tokens, and
+  a tie for most at a positive count already implies one. With no pieces anywhere nobody rules,
+  Eyrie included.
+- Movement legality is judged on the board as it is now (before the move), as Law 4.2.1 reads.
+- Not enforced here (left to the faction layer): supply limits (25 Marquise warriors etc.), the
+  Keep's ban on others placing pieces in its clearing, one roost per clearing (an Eyrie build
+  condition), and the Outrage cost of moving into a sympathetic clearing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from games.root.maps import CLEARING_IDS, Board
+from games.root.tracks import BUILDING_TYPES
+
+MARQUISE = "marquise"
+EYRIE = "eyrie"
+ALLIANCE = "alliance"
+VAGABOND = "vagabond"
+FACTIONS: tuple[str, ...] = (MARQUISE, EYRIE, ALLIANCE, VAGABOND)
+
+#: Factions that have warriors (and buildings) on the map in the base game.
+WARRIOR_FACTIONS: tuple[str, ...] = (MARQUISE, EYRIE, ALLIANCE)
+
+ROOST = "roost"
+FOX_BASE = "fox_base"
+RABBIT_BASE = "rabbit_base"
+MOUSE_BASE = "mouse_base"
+RUIN = "ruin"
+
+WOOD = "wood"
+KEEP = "keep"
+SYMPATHY = "sympathy"
+
+#: Building kinds each faction can place.
+BUILDINGS: Mapping[str, tuple[str, ...]] = {
+    MARQUISE: BUILDING_TYPES,
+    EYRIE: (ROOST,),
+    ALLIANCE: (FOX_BASE, RABBIT_BASE, MOUSE_BASE),
+}
+
+#: Token kinds each faction can place.
+TOKENS: Mapping[str, tuple[str, ...]] = {MARQUISE: (WOOD, KEEP), ALLIANCE: (SYMPATHY,)}
+
+#: One slot's content: (owner, kind). A ruin has no owner.
+Slot = tuple[str | None, str]
+Token = tuple[str, str]
+
+RUIN_SLOT: Slot = (None, RUIN)
+
+
+class Woodland:
+    """Warriors, buildings, ruins, tokens and the pawn on ``board``; ``copy()`` is cheap."""
+
+    __slots__ = ("_pawn", "_slots", "_tokens", "_warriors", "board")
+
+    board: Board
+    _warriors: list[dict[str, int]]
+    _slots: list[list[Slot]]
+    _tokens: list[list[Token]]
+    _pawn: int | str | None
+
+    def __init__(self, board: Board, *, ruins: bool = True) -> None:
+        self.board = board
+        n = len(CLEARING_IDS) + 1
+        self._warriors = [{} for _ in range(n)]
+        self._slots = [[] for _ in range(n)]
+        self._tokens = [[] for _ in range(n)]
+        self._pawn = None
+        if ruins:
+            for cl in board.clearings:
+                if cl.ruin:
+                    self._slots[cl.id].append(RUIN_SLOT)
+
+    def copy(self) -> Woodland:
+        """An independent copy (the frozen board is shared)."""
+        new = Woodland.__new__(Woodland)
+        new.board = self.board
+        new._warriors = [dict(w) for w in self._warriors]
+        new._slots = [list(s) for s in self._slots]
+        new._tokens = [list(t) for t in self._tokens]
+        new._pawn = self._pawn
+        return new
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def warriors(self, faction: str, c: int) -> int:
+        _clearing(c)
+        return self._warriors[c].get(faction, 0)
+
+    def warriors_on_map(self, faction: str) -> int:
+        return sum(w.get(faction, 0) for w in self._warriors)
+
+    def buildings(self, c: int) -> tuple[Slot, ...]:
+        """Filled slots of clearing ``c`` in placement order, ruins included."""
+        _clearing(c)
+        return tuple(self._slots[c])
+
+    def tokens(self, c: int) -> tuple[Token, ...]:
+        _clearing(c)
+        return tuple(self._tokens[c])
+
+    def has_ruin(self, c: int) -> bool:
+        _clearing(c)
+        return RUIN_SLOT in self._slots[c]
+
+    def free_slots(self, c: int) -> int:
+        """Open building slots in ``c``: the board's slots less buildings and ruins there."""
+        _clearing(c)
+        return self.board.clearing(c).slots - len(self._slots[c])
+
+    @property
+    def pawn(self) -> int | str | None:
+        """Where the Vagabond pawn is: a clearing id, a forest id, or None."""
+        return self._pawn
+
+    def presence(self, faction: str, c: int) -> int:
+        """Warriors plus buildings of ``faction`` in ``c``: what counts toward rule (Law 2.5)."""
+        _clearing(c)
+        return self._warriors[c].get(faction, 0) + sum(1 for o, _ in self._slots[c] if o == faction)
+
+    # -- rule (Law 2.5, 7.2.2, 9.2.2) --------------------------------------------------------
+
+    def ruler(self, c: int) -> str | None:
+        """The faction ruling ``c``, or None (nobody there, or a tie the Eyrie are not in)."""
+        _clearing(c)
+        counts = dict(self._warriors[c])
+        for owner, _ in self._slots[c]:
+            if owner is not None:
+                counts[owner] = counts.get(owner, 0) + 1
+        best = max(counts.values(), default=0)
+        if best == 0:
+            return None
+        top = [f for f, n in counts.items() if n == best]
+        if len(top) == 1:
+            return top[0]
+        return EYRIE if EYRIE in top else None
+
+    def rules(self, faction: str, c: int) -> bool:
+        return self.ruler(c) == faction
+
+    def ruled_by(self, faction: str) -> tuple[int, ...]:
+        """Clearings ``faction`` rules, ascending."""
+        return tuple(c for c in CLEARING_IDS if self.ruler(c) == faction)
+
+    # -- movement (Law 4.2, 4.2.1, 9.2.3) ----------------------------------------------------
+
+    def can_move(self, faction: str, a: int, b: int) -> bool:
+        """Whether ``faction`` may move now from ``a`` to ``b`` (adjacent by path)."""
+        _faction(faction)
+        _clearing(a)
+        _clearing(b)
+        if b not in self.board.neighbours[a]:
+            return False
+        if faction == VAGABOND:
+            return self._pawn == a
+        if self._warriors[a].get(faction, 0) == 0:
+            return False
+        return self.rules(faction, a) or self.rules(faction, b)
+
+    def move_destinations(self, faction: str, a: int) -> tuple[int, ...]:
+        """Clearings ``faction`` may move to from ``a`` right now, ascending."""
+        return tuple(b for b in self.board.neighbours[a] if self.can_move(faction, a, b))
+
+    def move_sources(self, faction: str) -> tuple[int, ...]:
+        """Clearings ``faction`` can move out of right now (some legal destination), ascending."""
+        return tuple(a for a in CLEARING_IDS if self.move_destinations(faction, a))
+
+    def move(self, faction: str, a: int, b: int, count: int = 1) -> None:
+        """Move ``count`` warriors (the Vagabond: its pawn; ``count`` must be 1) from a to b."""
+        if not self.can_move(faction, a, b):
+            raise ValueError(f"{faction} cannot move from {a} to {b}")
+        if faction == VAGABOND:
+            if count != 1:
+                raise ValueError("the Vagabond moves its one pawn")
+            self._pawn = b
+            return
+        self.remove_warriors(faction, a, count)
+        self.place_warriors(faction, b, count)
+
+    # -- changing pieces ---------------------------------------------------------------------
+
+    def place_warriors(self, faction: str, c: int, count: int = 1) -> None:
+        _warrior_faction(faction)
+        _clearing(c)
+        _positive(count)
+        w = self._warriors[c]
+        w[faction] = w.get(faction, 0) + count
+
+    def remove_warriors(self, faction: str, c: int, count: int = 1) -> None:
+        _warrior_faction(faction)
+        _clearing(c)
+        _positive(count)
+        w = self._warriors[c]
+        have = w.get(faction, 0)
+        if have < count:
+            raise ValueError(f"{faction} has {have} warriors in {c}, not {count}")
+        if have == count:
+            del w[faction]
+        else:
+            w[faction] = have - count
+
+    def add_building(self, faction: str, kind: str, c: int) -> None:
+        """Place a building in an open slot; ValueError if there is none (ruins fill slots)."""
+        _warrior_faction(faction)
+        if kind not in BUILDINGS[faction]:
+            raise ValueError(f"{faction} has no building {kind!r}")
+        if self.free_slots(c) <= 0:
+            raise ValueError(f"clearing {c} has no open building slot")
+        self._slots[c].append((faction, kind))
+
+    def remove_building(self, faction: str, kind: str, c: int) -> None:
+        _clearing(c)
+        try:
+            self._slots[c].remove((faction, kind))
+        except ValueError:
+            raise ValueError(f"no {faction} {kind} in clearing {c}") from None
+
+    def remove_ruin(self, c: int) -> None:
+        """Remove the ruin in ``c`` (only when told to, e.g. the last item explored)."""
+        _clearing(c)
+        if RUIN_SLOT not in self._slots[c]:
+            raise ValueError(f"no ruin in clearing {c}")
+        self._slots[c].remove(RUIN_SLOT)
+
+    def add_token(self, faction: str, kind: str, c: int) -> None:
+        _faction(faction)
+        _clearing(c)
+        if kind not in TOKENS.get(faction, ()):
+            raise ValueError(f"{faction} has no token {kind!r}")
+        if kind == SYMPATHY and (faction, kind) in self._tokens[c]:
+            raise ValueError(f"clearing {c} already holds a sympathy token")
+        self._tokens[c].append((faction, kind))
+
+    def remove_token(self, faction: str, kind: str, c: int) -> None:
+        _clearing(c)
+        try:
+            self._tokens[c].remove((faction, kind))
+        except ValueError:
+            raise ValueError(f"no {faction} {kind} token in clearing {c}") from None
+
+    def place_pawn(self, where: int | str) -> None:
+        """Put the Vagabond pawn in a clearing (id) or forest (forest id) of the board."""
+        if isinstance(where, int):
+            _clearing(where)
+        elif where not in {f.id for f in self.board.forests}:
+            raise ValueError(f"no forest {where!r} on {self.board.name}")
+        self._pawn = where
+
+
+def _clearing(c: int) -> None:
+    if not 1 <= c <= len(CLEARING_IDS):
+        raise ValueError(f"no clearing {c}")
+
+
+def _faction(faction: str) -> None:
+    if faction not in FACTIONS:
+        raise ValueError(f"unknown faction {faction!r}")
+
+
+def _warrior_faction(faction: str) -> None:
+    _faction(faction)
+    if faction not in WARRIOR_FACTIONS:
+        raise ValueError(f"{faction} has no warriors or buildings on the map")
+
+
+def _positive(count: int) -> None:
+    if count < 1:
+        raise ValueError("count must be at least 1")
