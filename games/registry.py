@@ -10,9 +10,10 @@ class UnknownGame(LookupError):
 
 
 def _load() -> dict[str, Game]:
+    from games.root import GAME as ROOT
     from games.rumble_nation import GAME as RUMBLE_NATION
 
-    return {RUMBLE_NATION.name: RUMBLE_NATION}
+    return {RUMBLE_NATION.name: RUMBLE_NATION, ROOT.name: ROOT}
 
 
 _GAMES: dict[str, Game] | None = None

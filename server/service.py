@@ -12,7 +12,7 @@ from typing import Any
 import grpc
 import structlog
 
-from games import GameConfig, InvalidConfig, UnknownGame, games
+from games import GameConfig, InvalidConfig, UnknownGame, games, get_game
 from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
 from server.referee import Referee
@@ -143,7 +143,7 @@ class RefereeService(rpc.RefereeServicer):
         )
         settings = MatchSettings(
             game=request.game,
-            config=GameConfig(players=request.players, variant=request.variant or "base"),
+            config=GameConfig(players=request.players, variant=request.variant or _default_variant(request.game)),
             seed=request.seed
             if request.HasField("seed")
             else random.SystemRandom().randrange(2**63),
@@ -223,6 +223,14 @@ class RefereeService(rpc.RefereeServicer):
                 for g in games().values()
             ]
         )
+
+
+def _default_variant(game: str) -> str:
+    """The game's first variant (an unknown game is reported by create_match)."""
+    try:
+        return get_game(game).variants[0]
+    except UnknownGame:
+        return "base"
 
 
 __all__ = ["DEFAULT_MAX_DECISIONS", "RefereeService"]

@@ -60,7 +60,8 @@ class BotEntry:
 @dataclass(frozen=True, slots=True)
 class TournamentConfig:
     game: str = "rumble-nation"
-    variant: str = "base"
+    #: "" means the game's first variant ("base" for Rumble Nation, "autumn" for Root).
+    variant: str = ""
     players: int = 2
     format: str = "round-robin"
     bots: tuple[BotEntry, ...] = ()
@@ -78,6 +79,14 @@ class TournamentConfig:
     replays: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if not self.variant:
+            try:
+                first = get_game(self.game).variants[0]
+            except UnknownGame:
+                first = "base"  # validate() reports the unknown game
+            object.__setattr__(self, "variant", first)
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["bots"] = [asdict(b) for b in self.bots]
@@ -90,7 +99,10 @@ class TournamentConfig:
         return cls(**data)
 
     def with_overrides(self, **values: Any) -> TournamentConfig:
-        return replace(self, **{k: v for k, v in values.items() if v is not None})
+        given = {k: v for k, v in values.items() if v is not None}
+        if given.get("game", self.game) != self.game and "variant" not in given:
+            given["variant"] = ""  # the new game's first variant
+        return replace(self, **given)
 
 
 _KEYS = {

@@ -20,3 +20,8 @@ CLEARING_SUITS: tuple[str, ...] = (FOX, RABBIT, MOUSE)
 
 #: Suits a card can have: the clearing suits plus bird, which is wild when spending.
 CARD_SUITS: tuple[str, ...] = (FOX, RABBIT, MOUSE, BIRD)
+
+
+def matches(card_suit: str, clearing_suit: str | None) -> bool:
+    """A card matches a clearing of its suit; birds are wild (Law 2.1.1)."""
+    return card_suit in (BIRD, clearing_suit)

@@ -98,13 +98,16 @@ RUIN_SLOT: Slot = (None, RUIN)
 class Woodland:
     """Warriors, buildings, ruins, tokens and the pawn on ``board``; ``copy()`` is cheap."""
 
-    __slots__ = ("_pawn", "_slots", "_tokens", "_warriors", "board")
+    __slots__ = ("_pawn", "_rulers", "_slots", "_tokens", "_warriors", "board")
 
     board: Board
     _warriors: list[dict[str, int]]
     _slots: list[list[Slot]]
     _tokens: list[list[Token]]
     _pawn: int | str | None
+    #: Rule per clearing, computed when asked and forgotten when warriors or buildings change
+    #: there (rule is asked for far more often than pieces change).
+    _rulers: list[str | None]
 
     def __init__(self, board: Board, *, ruins: bool = True) -> None:
         self.board = board
@@ -113,6 +116,7 @@ class Woodland:
         self._slots = [[] for _ in range(n)]
         self._tokens = [[] for _ in range(n)]
         self._pawn = None
+        self._rulers = [_UNKNOWN] * n
         if ruins:
             for cl in board.clearings:
                 if cl.ruin:
@@ -126,12 +130,14 @@ class Woodland:
         new._slots = [list(s) for s in self._slots]
         new._tokens = [list(t) for t in self._tokens]
         new._pawn = self._pawn
+        new._rulers = list(self._rulers)
         return new
 
     # -- reading -----------------------------------------------------------------------------
 
     def warriors(self, faction: str, c: int) -> int:
-        _clearing(c)
+        if not 0 < c < 13:
+            _clearing(c)
         return self._warriors[c].get(faction, 0)
 
     def warriors_on_map(self, faction: str) -> int:
@@ -139,12 +145,35 @@ class Woodland:
 
     def buildings(self, c: int) -> tuple[Slot, ...]:
         """Filled slots of clearing ``c`` in placement order, ruins included."""
-        _clearing(c)
+        if not 0 < c < 13:
+            _clearing(c)
         return tuple(self._slots[c])
 
     def tokens(self, c: int) -> tuple[Token, ...]:
-        _clearing(c)
+        if not 0 < c < 13:
+            _clearing(c)
         return tuple(self._tokens[c])
+
+    def pieces(self, faction: str, c: int) -> list[str]:
+        """Kinds of ``faction``'s buildings then tokens in ``c`` (what hits reach after
+        warriors, Law 4.3.4)."""
+        if not 0 < c < 13:
+            _clearing(c)
+        found = [kind for owner, kind in self._slots[c] if owner == faction]
+        for owner, kind in self._tokens[c]:
+            if owner == faction:
+                found.append(kind)
+        return found
+
+    def has_pieces(self, faction: str, c: int) -> bool:
+        """Whether ``faction`` has any warrior, building or token in ``c``."""
+        if not 0 < c < 13:
+            _clearing(c)
+        if faction in self._warriors[c]:
+            return True
+        return any(owner == faction for owner, _ in self._slots[c]) or any(
+            owner == faction for owner, _ in self._tokens[c]
+        )
 
     def has_ruin(self, c: int) -> bool:
         _clearing(c)
@@ -169,7 +198,14 @@ class Woodland:
 
     def ruler(self, c: int) -> str | None:
         """The faction ruling ``c``, or None (nobody there, or a tie the Eyrie are not in)."""
-        _clearing(c)
+        if not 0 < c < 13:
+            _clearing(c)
+        found = self._rulers[c]
+        if found is _UNKNOWN:
+            found = self._rulers[c] = self._compute_ruler(c)
+        return found
+
+    def _compute_ruler(self, c: int) -> str | None:
         counts = dict(self._warriors[c])
         for owner, _ in self._slots[c]:
             if owner is not None:
@@ -202,11 +238,20 @@ class Woodland:
             return self._pawn == a
         if self._warriors[a].get(faction, 0) == 0:
             return False
-        return self.rules(faction, a) or self.rules(faction, b)
+        return self.ruler(a) == faction or self.ruler(b) == faction
 
     def move_destinations(self, faction: str, a: int) -> tuple[int, ...]:
         """Clearings ``faction`` may move to from ``a`` right now, ascending."""
-        return tuple(b for b in self.board.neighbours[a] if self.can_move(faction, a, b))
+        _faction(faction)
+        _clearing(a)
+        neighbours = self.board.neighbours[a]
+        if faction == VAGABOND:
+            return neighbours if self._pawn == a else ()
+        if self._warriors[a].get(faction, 0) == 0:
+            return ()
+        if self.ruler(a) == faction:
+            return neighbours
+        return tuple(b for b in neighbours if self.ruler(b) == faction)
 
     def move_sources(self, faction: str) -> tuple[int, ...]:
         """Clearings ``faction`` can move out of right now (some legal destination), ascending."""
@@ -232,6 +277,7 @@ class Woodland:
         _positive(count)
         w = self._warriors[c]
         w[faction] = w.get(faction, 0) + count
+        self._rulers[c] = _UNKNOWN
 
     def remove_warriors(self, faction: str, c: int, count: int = 1) -> None:
         _warrior_faction(faction)
@@ -245,6 +291,7 @@ class Woodland:
             del w[faction]
         else:
             w[faction] = have - count
+        self._rulers[c] = _UNKNOWN
 
     def add_building(self, faction: str, kind: str, c: int) -> None:
         """Place a building in an open slot; ValueError if there is none (ruins fill slots)."""
@@ -254,6 +301,7 @@ class Woodland:
         if self.free_slots(c) <= 0:
             raise ValueError(f"clearing {c} has no open building slot")
         self._slots[c].append((faction, kind))
+        self._rulers[c] = _UNKNOWN
 
     def remove_building(self, faction: str, kind: str, c: int) -> None:
         _clearing(c)
@@ -261,6 +309,7 @@ class Woodland:
             self._slots[c].remove((faction, kind))
         except ValueError:
             raise ValueError(f"no {faction} {kind} in clearing {c}") from None
+        self._rulers[c] = _UNKNOWN
 
     def remove_ruin(self, c: int) -> None:
         """Remove the ruin in ``c`` (only when told to, e.g. the last item explored)."""
@@ -292,6 +341,9 @@ class Woodland:
         elif where not in {f.id for f in self.board.forests}:
             raise ValueError(f"no forest {where!r} on {self.board.name}")
         self._pawn = where
+
+
+_UNKNOWN: str | None = "?"
 
 
 def _clearing(c: int) -> None:

@@ -26,6 +26,7 @@ from server.referee import CommandBot
 from server.settings import (
     DEFAULT_BANK_MS,
     DEFAULT_DECISION_MS,
+    DEFAULT_MAX_DECISIONS,
     FailurePolicy,
     MatchSettings,
     TimeControl,
@@ -54,6 +55,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--decision-ms", type=int, default=DEFAULT_DECISION_MS, help="free time per decision"
     )
     match.add_argument("--bank-ms", type=int, default=DEFAULT_BANK_MS, help="time bank per seat")
+    match.add_argument(
+        "--max-decisions",
+        type=int,
+        default=DEFAULT_MAX_DECISIONS,
+        help="adjudicate the match after this many decisions (result reason adjudicated)",
+    )
     match.add_argument("--failure-policy", choices=["forfeit", "void"], default="forfeit")
     match.add_argument("--replays", default="runs/replays", help="folder for the replay file")
     match.add_argument(
@@ -81,13 +88,15 @@ def run(args: argparse.Namespace) -> int:
         game = get_game(args.game)
         config = GameConfig(
             players=len(args.seat),
-            variant=args.variant or ("advanced" if args.advanced else "base"),
+            variant=args.variant or ("advanced" if args.advanced else game.variants[0]),
         )
         if not args.seat:
             raise UsageError("name the bots with --seat, once per seat")
         check_config(game, config)
     except (UnknownGame, InvalidConfig) as exc:
         raise UsageError(str(exc)) from None
+    if args.max_decisions <= 0:
+        raise UsageError("--max-decisions must be positive")
     if args.decision_ms <= 0 or args.bank_ms < 0:
         raise UsageError("--decision-ms must be positive and --bank-ms not negative")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -98,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         seed=seed,
         time_control=TimeControl(decision_ms=args.decision_ms, bank_ms=args.bank_ms),
         failure_policy=FailurePolicy(args.failure_policy),
+        max_decisions=args.max_decisions,
     )
     configure(args.log_level, json=False)
     print(f"{game.title}, {config.players} players, {config.variant} rules, seed {seed}")

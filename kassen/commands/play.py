@@ -14,10 +14,12 @@ from kassen.errors import UsageError
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play = sub.add_parser("play", help="play one game in-process and print its log")
     play.add_argument("game", help="game name, e.g. rumble-nation")
-    play.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    play.add_argument("--players", type=int, default=None, help="number of players (default: the most the game allows)")
     play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     play.add_argument("--advanced", action="store_true", help="advanced rules (variant 'advanced')")
-    play.add_argument("--variant", default=None, help="variant name (overrides --advanced)")
+    play.add_argument(
+        "--variant", default=None, help="variant, e.g. advanced, or winter for root (default: the first)"
+    )
     play.add_argument(
         "--bots", default=None, help="comma-separated built-in bots per seat (default: all random)"
     )
@@ -30,7 +32,9 @@ def run(args: argparse.Namespace) -> int:
         game = get_game(args.game)
     except UnknownGame as exc:
         raise UsageError(str(exc)) from None
-    variant = args.variant or ("advanced" if args.advanced else "base")
+    variant = args.variant or ("advanced" if args.advanced else game.variants[0])
+    if args.players is None:
+        args.players = max(game.player_counts)
     config = GameConfig(players=args.players, variant=variant)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     names = (

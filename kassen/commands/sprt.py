@@ -22,7 +22,7 @@ def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--field", action="append", default=[], help="bots for the other seats (3-4 players)"
     )
     sprt.add_argument("--game", default="rumble-nation")
-    sprt.add_argument("--variant", default="base")
+    sprt.add_argument("--variant", default="", help="variant (default: the game's first)")
     sprt.add_argument("--players", type=int, default=2)
     sprt.add_argument(
         "--elo0", type=float, default=0.0, help="H0: the candidate is elo0 better (default 0)"

@@ -13,6 +13,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from kassen.v1 import root_pb2 as _root_pb2
 from kassen.v1 import rumble_nation_pb2 as _rumble_nation_pb2
 import builtins as _builtins
 import sys
@@ -396,24 +397,28 @@ class Option(_message.Message):
     KEY_FIELD_NUMBER: _builtins.int
     LABEL_FIELD_NUMBER: _builtins.int
     RUMBLE_NATION_FIELD_NUMBER: _builtins.int
+    ROOT_FIELD_NUMBER: _builtins.int
     key: _builtins.str
     """Stable across versions and languages, e.g. "place:7:2", "tactic:scout", "kyo", "stop"."""
     label: _builtins.str
     """For people, e.g. "Place 2 soldiers on castle 7"."""
     @_builtins.property
     def rumble_nation(self) -> _rumble_nation_pb2.RumbleNationOption: ...
+    @_builtins.property
+    def root(self) -> _root_pb2.RootOption: ...
     def __init__(
         self,
         *,
         key: _builtins.str = ...,
         label: _builtins.str = ...,
         rumble_nation: _rumble_nation_pb2.RumbleNationOption | None = ...,
+        root: _root_pb2.RootOption | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "rumble_nation", b"rumble_nation"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "root", b"root", "rumble_nation", b"rumble_nation"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "key", b"key", "label", b"label", "rumble_nation", b"rumble_nation"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "key", b"key", "label", b"label", "root", b"root", "rumble_nation", b"rumble_nation"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_detail: _TypeAlias = _typing.Literal["rumble_nation"]  # noqa: Y015
+    _WhichOneofReturnType_detail: _TypeAlias = _typing.Literal["rumble_nation", "root"]  # noqa: Y015
     _WhichOneofArgType_detail: _TypeAlias = _typing.Literal["detail", b"detail"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_detail) -> _WhichOneofReturnType_detail | None: ...
 
@@ -426,18 +431,22 @@ class Observation(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     RUMBLE_NATION_FIELD_NUMBER: _builtins.int
+    ROOT_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def rumble_nation(self) -> _rumble_nation_pb2.RumbleNationObservation: ...
+    @_builtins.property
+    def root(self) -> _root_pb2.RootObservation: ...
     def __init__(
         self,
         *,
         rumble_nation: _rumble_nation_pb2.RumbleNationObservation | None = ...,
+        root: _root_pb2.RootObservation | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "rumble_nation", b"rumble_nation"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "root", b"root", "rumble_nation", b"rumble_nation"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "rumble_nation", b"rumble_nation"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "root", b"root", "rumble_nation", b"rumble_nation"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["rumble_nation"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["rumble_nation", "root"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 

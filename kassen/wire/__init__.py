@@ -7,7 +7,7 @@ from typing import Any
 
 from games.contract import Decision, Event, Game, Option
 from kassen.v1 import referee_pb2 as pb
-from kassen.wire import rumble_nation
+from kassen.wire import root, rumble_nation
 
 _JSON = json.JSONEncoder(
     separators=(",", ":"), default=lambda o: list(o) if isinstance(o, (tuple, set)) else str(o)
@@ -21,6 +21,8 @@ class UnsupportedGame(LookupError):
 def observation_to_proto(game: str, view: Any) -> pb.Observation:
     if game == "rumble-nation":
         return pb.Observation(rumble_nation=rumble_nation.view_to_proto(view))
+    if game == "root":
+        return pb.Observation(root=root.view_to_proto(view))
     raise UnsupportedGame(game)
 
 
@@ -46,6 +48,8 @@ def observation_from_proto(msg: pb.Observation) -> Any:
     which = msg.WhichOneof("game")
     if which == "rumble_nation":
         return rumble_nation.view_from_proto(msg.rumble_nation)
+    if which == "root":
+        return root.view_from_proto(msg.root)
     raise UnsupportedGame(str(which))
 
 
@@ -54,6 +58,8 @@ def option_to_proto(game: str, option: Option) -> pb.Option:
         return pb.Option(
             key=option.key, label=option.label, rumble_nation=rumble_nation.option_to_proto(option)
         )
+    if game == "root":
+        return pb.Option(key=option.key, label=option.label, root=root.option_to_proto(option))
     return pb.Option(key=option.key, label=option.label)
 
 
@@ -62,6 +68,8 @@ def option_from_proto(msg: pb.Option) -> Option:
     value: tuple[Any, ...] = ()
     if which == "rumble_nation":
         value = rumble_nation.option_value_from_proto(msg.rumble_nation)
+    elif which == "root":
+        value = root.option_value_from_proto(msg.root)
     return Option(msg.key, msg.label, value)
 
 

@@ -1,0 +1,395 @@
+"""Battle (Law 4.3): clearing and defender, ambush and foil, dice, effects, hits, removal.
+
+Steps, each a small decision where there is a choice:
+
+1. the attacker picks the clearing of battle, then the defender (an enemy with pieces there);
+2. the defender may ambush with a card matching the clearing (birds anywhere); the attacker may
+   foil it with another; an unfoiled ambush deals 2 hits at once, and the battle ends if no
+   attacking warriors remain (Law 4.3.1). An attacker with Scouting Party is not affected by
+   ambush cards, so none is offered (RT10);
+3. two dice (each 0-3): the attacker will deal the higher, the defender the lower, each at most
+   its warriors in the clearing (Law 4.3.2); Guerrilla War (the Alliance) comes in part 2;
+4. effects, the attacker's first (RT9): Brutal Tactics (+1 hit, the defender scores 1 VP),
+   Armorers (discard: ignore the rolled hits you take) / Sappers (defender, discard: +1 hit);
+   the Commander's extra hit and the defenseless extra hit are automatic (Law 4.3.3);
+5. hits are dealt at once: warriors first, then the side taking hits chooses which buildings
+   and tokens go (Law 4.3.4); each enemy building or token removed scores 1 VP (Law 3.2.1);
+   effects triggered by removal (Field Hospitals) run after all removal (Law 1.4 Piece
+   Manipulation).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from games.contract import Option
+from games.root.cards import AMBUSH, AMBUSH_HITS, CARD_BY_ID
+from games.root.steps import (
+    DONE,
+    FINISHED,
+    PASS,
+    Options,
+    Step,
+    card_option,
+    clearing_option,
+    seat_option,
+)
+from games.root.suits import BIRD
+
+if TYPE_CHECKING:
+    from games.root.state import RootState
+
+DIE_FACES = 4  # the two twelve-sided Root dice show 0, 1, 2, 3 three times each (RT11)
+
+_ATTACKER_EFFECTS = ("brutal_tactics", "armorers")
+_DEFENDER_EFFECTS = ("sappers", "armorers")
+_EFFECT_OPTION: dict[str, Option] = {
+    e: Option(f"use:{e}", f"use {e.replace('_', ' ')}", ("use", e))
+    for e in ("brutal_tactics", "armorers", "sappers")
+}
+
+
+def battle_clearings(
+    g: RootState, seat: int, within: tuple[int, ...] | None = None
+) -> tuple[int, ...]:
+    """Clearings where ``seat`` has warriors and some enemy has pieces (optionally in ``within``)."""
+    w = g.woodland
+    faction = g.faction_of(seat)
+    found = []
+    for c in within if within is not None else range(1, 13):
+        if w.warriors(faction, c) and any(g.has_pieces(e, c) for e in g.enemies(seat)):
+            found.append(c)
+    return tuple(found)
+
+
+def _crafted(g: RootState, seat: int, effect: str) -> str | None:
+    for card_id in g.players[seat].crafted:
+        if CARD_BY_ID[card_id].effect == effect:
+            return card_id
+    return None
+
+
+def _ambush_cards(g: RootState, seat: int, c: int) -> list[str]:
+    suit = g.clearing_suit(c)
+    found = []
+    for card_id in g.players[seat].hand:
+        card = CARD_BY_ID[card_id]
+        if card.kind == AMBUSH and (card.suit == BIRD or card.suit == suit):
+            found.append(card_id)
+    return found
+
+
+def roll_die(g: RootState) -> int:
+    return int(g.rng.random() * DIE_FACES)
+
+
+class Battle(Step):
+    """One battle by ``attacker``; ``seat`` is whoever decides the current stage."""
+
+    __slots__ = (
+        "after",
+        "ambush",
+        "attacker",
+        "attacker_extra",
+        "attacker_lost",
+        "attacker_removed",
+        "attacker_rolled",
+        "clearing",
+        "clearings",
+        "defender",
+        "defender_extra",
+        "defender_lost",
+        "defender_removed",
+        "defender_rolled",
+        "dice",
+        "ignore_attacker_rolled",
+        "ignore_defender_rolled",
+        "removing",
+        "to_attacker",
+        "to_defender",
+        "used",
+    )
+    name = "battle"
+
+    def __init__(self, attacker: int, clearings: tuple[int, ...]) -> None:
+        super().__init__(attacker, "clearing")
+        self.attacker = attacker
+        self.clearings = clearings
+        self.clearing = 0
+        self.defender = -1
+        self.ambush = ""
+        self.dice: tuple[int, ...] = ()
+        self.attacker_rolled = 0  # rolled hits the attacker will deal
+        self.attacker_extra = 0
+        self.defender_rolled = 0
+        self.defender_extra = 0
+        self.ignore_attacker_rolled = False  # the defender used Armorers
+        self.ignore_defender_rolled = False  # the attacker used Armorers
+        self.used: tuple[str, ...] = ()  # "seat:effect" used in this battle
+        self.to_defender = 0  # hits still to take among the defender's buildings/tokens
+        self.to_attacker = 0
+        self.removing = -1  # seat choosing which of its pieces go, in the "remove" stage
+        self.after = "over"  # stage after the current removals
+        self.attacker_lost = 0  # warriors removed, for triggered effects
+        self.defender_lost = 0
+        self.attacker_removed = 0  # enemy buildings/tokens removed, for the Despot
+        self.defender_removed = 0
+
+    # ------------------------------------------------------------------ the steps
+
+    def advance(self, g: RootState) -> Options:
+        while True:
+            stage = self.stage
+            if stage == "clearing":
+                self.seat = self.attacker
+                where = battle_clearings(g, self.attacker, self.clearings)
+                return tuple(clearing_option(c) for c in where)
+            if stage == "defender":
+                c = self.clearing
+                return tuple(seat_option(e) for e in g.enemies(self.attacker) if g.has_pieces(e, c))
+            if stage == "ambush":
+                if _crafted(g, self.attacker, "scouting_party") is None:
+                    cards = _ambush_cards(g, self.defender, self.clearing)
+                    if cards:
+                        self.seat = self.defender
+                        return (*(card_option(c, "ambush") for c in _distinct(cards)), PASS)
+                self.stage = "roll"
+                continue
+            if stage == "foil":
+                cards = _ambush_cards(g, self.attacker, self.clearing)
+                if cards:
+                    self.seat = self.attacker
+                    return (*(card_option(c, "foil") for c in _distinct(cards)), PASS)
+                self._resolve_ambush(g)
+                continue
+            if stage == "roll":
+                self._roll(g)
+                continue
+            if stage == "attacker_effects":
+                found = self._effects(g, self.attacker, _ATTACKER_EFFECTS)
+                if found:
+                    self.seat = self.attacker
+                    return (*found, DONE)
+                self.stage = "defender_effects"
+                continue
+            if stage == "defender_effects":
+                found = self._effects(g, self.defender, _DEFENDER_EFFECTS)
+                if found:
+                    self.seat = self.defender
+                    return (*found, DONE)
+                self._deal(g)
+                continue
+            if stage == "remove":
+                self.seat = self.removing
+                kinds = sorted(set(g.pieces_of(self.removing, self.clearing)))
+                return tuple(_remove_option(k) for k in kinds)
+            return FINISHED
+
+    def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
+        stage = self.stage
+        if stage == "clearing":
+            self.clearing = value[1]
+            self.stage = "defender"
+        elif stage == "defender":
+            self.defender = value[1]
+            g.emit("battle", seat=self.attacker, defender=self.defender, clearing=self.clearing)
+            self.stage = "ambush"
+        elif stage == "ambush":
+            if value[0] == "pass":
+                self.stage = "roll"
+                return
+            self.ambush = value[1]
+            g.emit("ambush", seat=self.defender, card=self.ambush, clearing=self.clearing)
+            self.stage = "foil"
+        elif stage == "foil":
+            if value[0] == "pass":
+                self._resolve_ambush(g)
+                return
+            g.spend(self.attacker, value[1], "foil")
+            g.spend(self.defender, self.ambush, "ambush_foiled")
+            self.stage = "roll"
+        elif stage == "attacker_effects":
+            if value[0] == "done":
+                self.stage = "defender_effects"
+            else:
+                self._use_effect(g, value[1], self.attacker)
+        elif stage == "defender_effects":
+            if value[0] == "done":
+                self._deal(g)
+            else:
+                self._use_effect(g, value[1], self.defender)
+        elif stage == "remove":
+            self._remove_one(g, value[1])
+
+    # ------------------------------------------------------------------ the rules
+
+    def _resolve_ambush(self, g: RootState) -> None:
+        """Law 4.3.1.2: the defender deals two hits at once, then discards the ambush."""
+        g.spend(self.defender, self.ambush, "ambush")
+        self.to_attacker = self._hit(g, self.attacker, AMBUSH_HITS)
+        self.after = "roll"
+        self._next_removal(g)
+
+    def _roll(self, g: RootState) -> None:
+        """Law 4.3.2-4.3.3: roll, cap rolled hits by warriors, add automatic extra hits."""
+        w = g.woodland
+        c = self.clearing
+        a, b = roll_die(g), roll_die(g)
+        self.dice = (a, b)
+        defending = w.warriors(g.faction_of(self.defender), c)
+        self.attacker_rolled = min(max(a, b), w.warriors(g.faction_of(self.attacker), c))
+        self.defender_rolled = min(min(a, b), defending)
+        self.attacker_extra += g.rules(self.attacker).battle_extra_hits(g, self.attacker, True)
+        self.defender_extra += g.rules(self.defender).battle_extra_hits(g, self.defender, False)
+        if defending == 0:
+            self.attacker_extra += 1  # Law 4.3.3.2 Defenseless
+        g.emit(
+            "roll",
+            dice=self.dice,
+            attacker_hits=self.attacker_rolled,
+            defender_hits=self.defender_rolled,
+        )
+        self.stage = "attacker_effects"
+
+    def _effects(self, g: RootState, seat: int, effects: tuple[str, ...]) -> list[Option]:
+        return [
+            _EFFECT_OPTION[e]
+            for e in effects
+            if f"{seat}:{e}" not in self.used and _crafted(g, seat, e) is not None
+        ]
+
+    def _use_effect(self, g: RootState, effect: str, seat: int) -> None:
+        self.used = (*self.used, f"{seat}:{effect}")
+        g.emit("effect", seat=seat, effect=effect, clearing=self.clearing)
+        attacking = seat == self.attacker
+        if effect == "brutal_tactics":
+            self.attacker_extra += 1
+            g.score(self.defender, 1, "brutal_tactics")
+        elif effect == "sappers":
+            self._discard_crafted(g, seat, effect)
+            self.defender_extra += 1
+        elif effect == "armorers":
+            self._discard_crafted(g, seat, effect)
+            if attacking:
+                self.ignore_defender_rolled = True
+            else:
+                self.ignore_attacker_rolled = True
+
+    def _discard_crafted(self, g: RootState, seat: int, effect: str) -> None:
+        card_id = _crafted(g, seat, effect)
+        assert card_id is not None
+        g.players[seat].crafted.remove(card_id)
+        g.discard_card(card_id)
+        g.emit("discard", seat=seat, card=card_id, why=effect)
+
+    def _deal(self, g: RootState) -> None:
+        """Law 4.3.4: both sides' hits at once; warriors first, then chosen buildings/tokens."""
+        to_defender = self.attacker_extra + (
+            0 if self.ignore_attacker_rolled else self.attacker_rolled
+        )
+        to_attacker = self.defender_extra + (
+            0 if self.ignore_defender_rolled else self.defender_rolled
+        )
+        self.to_defender = self._hit(g, self.defender, to_defender)
+        self.to_attacker = self._hit(g, self.attacker, to_attacker)
+        self.after = "over"
+        self._next_removal(g)
+
+    def _hit(self, g: RootState, seat: int, hits: int) -> int:
+        """Take ``hits`` from ``seat``: warriors, then buildings/tokens where there is no choice.
+        Returns the hits left that ``seat`` must choose pieces for."""
+        if hits <= 0:
+            return 0
+        c = self.clearing
+        warriors = g.woodland.warriors(g.faction_of(seat), c)
+        lost = min(hits, warriors)
+        if lost:
+            g.remove_warriors(seat, c, lost, by=self._enemy(seat), trigger=False)
+            if seat == self.attacker:
+                self.attacker_lost += lost
+            else:
+                self.defender_lost += lost
+        return self._auto_pieces(g, seat, hits - lost)
+
+    def _auto_pieces(self, g: RootState, seat: int, hits: int) -> int:
+        pieces = g.pieces_of(seat, self.clearing)
+        if hits <= 0 or not pieces:
+            return 0
+        if hits >= len(pieces) or len(set(pieces)) == 1:
+            for kind in pieces[:hits]:
+                self._remove_piece(g, seat, kind)
+            return 0
+        return hits
+
+    def _remove_piece(self, g: RootState, seat: int, kind: str) -> None:
+        by = self._enemy(seat)
+        g.remove_piece(seat, self.clearing, kind, by=by)
+        if by == self.attacker:
+            self.attacker_removed += 1
+        else:
+            self.defender_removed += 1
+
+    def _remove_one(self, g: RootState, kind: str) -> None:
+        seat = self.removing
+        self._remove_piece(g, seat, kind)
+        if seat == self.defender:
+            self.to_defender = self._auto_pieces(g, seat, self.to_defender - 1)
+        else:
+            self.to_attacker = self._auto_pieces(g, seat, self.to_attacker - 1)
+        self._next_removal(g)
+
+    def _next_removal(self, g: RootState) -> None:
+        if self.to_defender > 0:
+            self.removing = self.defender
+            self.stage = "remove"
+        elif self.to_attacker > 0:
+            self.removing = self.attacker
+            self.stage = "remove"
+        else:
+            self._after_removals(g)
+
+    def _after_removals(self, g: RootState) -> None:
+        """Triggered effects after all removal (Law 1.4), then the next stage."""
+        c = self.clearing
+        if self.attacker_lost:
+            g.rules(self.attacker).warriors_removed(g, self.attacker, c, self.attacker_lost)
+        if self.defender_lost:
+            g.rules(self.defender).warriors_removed(g, self.defender, c, self.defender_lost)
+        self.attacker_lost = self.defender_lost = 0
+        stage = self.after
+        if stage == "roll" and g.woodland.warriors(g.faction_of(self.attacker), c) == 0:
+            stage = "over"  # Law 4.3.1.2: no attacking warriors remain
+        if stage == "over":
+            for seat, removed in (
+                (self.attacker, self.attacker_removed),
+                (self.defender, self.defender_removed),
+            ):
+                if removed:
+                    g.rules(seat).removed_in_battle(g, seat, removed)
+            g.emit("battle_over", clearing=c, why="ambush" if self.after == "roll" else "hits")
+        self.stage = stage
+
+    def _enemy(self, seat: int) -> int:
+        return self.defender if seat == self.attacker else self.attacker
+
+
+def _distinct(cards: list[str]) -> list[str]:
+    """One card per suit: two bird ambushes are the same choice."""
+    seen: set[str] = set()
+    out = []
+    for card_id in cards:
+        suit = CARD_BY_ID[card_id].suit
+        if suit not in seen:
+            seen.add(suit)
+            out.append(card_id)
+    return out
+
+
+_REMOVE: dict[str, Option] = {}
+
+
+def _remove_option(kind: str) -> Option:
+    found = _REMOVE.get(kind)
+    if found is None:
+        found = _REMOVE[kind] = Option(f"remove:{kind}", f"remove {kind}", ("remove", kind))
+    return found

@@ -1,0 +1,66 @@
+"""Readable log lines for Root events (for ``kassen play`` and spectators)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.contract import Event
+from games.root.cards import CARD_BY_ID
+
+
+def _p(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def _card(card_id: str) -> str:
+    card = CARD_BY_ID.get(card_id)
+    return f"{card.name} ({card.suit})" if card else card_id
+
+
+def _pieces(d: Mapping[str, Any]) -> str:
+    count, piece = d.get("count", 1), d.get("piece", "warrior")
+    return f"{count} {piece}{'s' if count != 1 else ''}"
+
+
+_LINES: dict[str, Any] = {
+    "game_start": lambda d: (
+        f"Game {d['game']} on the {d['map']} map: "
+        + ", ".join(f"{_p(s)} {f}" for s, f in enumerate(d["factions"]))
+        + f"; {_p(d['start_seat'])} starts"
+    ),
+    "turn": lambda d: f"-- turn {d['turn']}: {_p(d['seat'])} ({d['faction']})",
+    "draw": lambda d: f"  {_p(d['seat'])} draws {d['count']}",
+    "drew": lambda d: f"  {_p(d['seat'])} drew " + ", ".join(_card(c) for c in d["cards"]),
+    "discard": lambda d: f"  {_p(d['seat'])} discards {_card(d['card'])} ({d['why']})",
+    "reshuffle": lambda d: f"  the discard pile ({d['cards']} cards) becomes the deck",
+    "score": lambda d: f"  {_p(d['seat'])} {d['vp']:+d} VP ({d['why']}) = {d['total']}",
+    "place": lambda d: f"  {_p(d['seat'])} places {_pieces(d)} in clearing {d['clearing']}",
+    "remove": lambda d: f"  {_p(d['seat'])} loses {_pieces(d)} in clearing {d['clearing']}",
+    "move": lambda d: f"  {_p(d['seat'])} moves {d['count']} from {d['src']} to {d['dst']}",
+    "battle": lambda d: (
+        f"  {_p(d['seat'])} attacks {_p(d['defender'])} in clearing {d['clearing']}"
+    ),
+    "ambush": lambda d: f"  {_p(d['seat'])} ambushes with {_card(d['card'])}",
+    "roll": lambda d: (
+        f"  dice {d['dice'][0]} and {d['dice'][1]}: "
+        f"{d['attacker_hits']} hits to the defender, {d['defender_hits']} to the attacker"
+    ),
+    "craft": lambda d: f"  {_p(d['seat'])} crafts {_card(d['card'])}",
+    "effect": lambda d: f"  {_p(d['seat'])} uses {d['effect'].replace('_', ' ')}",
+    "game_over": lambda d: (
+        f"Game {d['game']} over: {_p(d['winner'])} wins, scores "
+        + ", ".join(str(s) for s in d["scores"])
+    ),
+}
+
+
+def describe(event: Event) -> str:
+    line = _LINES.get(event.kind)
+    if line is not None:
+        try:
+            return str(line(event.data))
+        except (KeyError, IndexError, TypeError):
+            pass
+    facts = ", ".join(f"{k}={v}" for k, v in event.data.items())
+    return f"  {event.kind}: {facts}"

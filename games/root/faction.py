@@ -1,0 +1,84 @@
+"""What the shared rules ask of a faction: one small interface, one subclass per faction.
+
+The shared layer (turn phases, deck, crafting, movement, battle, removal) is the same for every
+faction; the places where factions differ are the hooks below. ``marquise.py`` and ``eyrie.py``
+implement them for part 1; the Alliance and the Vagabond will add their own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from games.root.cards import Card
+    from games.root.state import RootState
+    from games.root.steps import Step
+
+BIRDSONG, DAYLIGHT, EVENING = "birdsong", "daylight", "evening"
+PHASES: tuple[str, ...] = (BIRDSONG, DAYLIGHT, EVENING)
+
+
+class FactionBoard:
+    """The faction-specific state of one player (tracks, supplies, leader...). Copyable."""
+
+    __slots__ = ()
+
+    def copy(self) -> FactionBoard:
+        raise NotImplementedError
+
+    def canonical(self) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def public(self) -> dict[str, Any]:
+        """Everything on this board that every seat may see."""
+        raise NotImplementedError
+
+
+class Faction:
+    """The rules of one faction. Instances are stateless; state lives in ``FactionBoard``."""
+
+    #: ``marquise``, ``eyrie``, ... (the strings of ``woodland.FACTIONS``).
+    name: ClassVar[str]
+    #: Warriors in the box (the supply limit, Law 1.4 "Limits").
+    warriors: ClassVar[int]
+    #: Setup order (Law 5.1 step 7: A Marquise, B Eyrie, C Alliance, D Vagabond).
+    setup_order: ClassVar[int]
+
+    def new_board(self) -> FactionBoard:
+        raise NotImplementedError
+
+    def setup(self, g: RootState, seat: int) -> Step | None:
+        """The step that sets this faction up (it may ask decisions), or None if automatic."""
+        raise NotImplementedError
+
+    def phase(self, g: RootState, seat: int, phase: str) -> Step | None:
+        """The faction's own part of ``phase`` (run after the shared start-of-phase effects)."""
+        raise NotImplementedError
+
+    def crafting_pieces(self, g: RootState, seat: int) -> dict[str, int]:
+        """Crafting pieces on the map by clearing suit (workshops, roosts...)."""
+        raise NotImplementedError
+
+    def craft_vp(self, g: RootState, seat: int, card: Card) -> int:
+        """VP for crafting an item card (the Eyrie's Disdain for Trade changes it)."""
+        return card.vp
+
+    def battle_extra_hits(self, g: RootState, seat: int, attacking: bool) -> int:
+        """Extra hits this faction's own abilities add in battle (the Eyrie's Commander)."""
+        return 0
+
+    def removed_in_battle(self, g: RootState, seat: int, buildings_or_tokens: int) -> None:
+        """Called on the remover after a battle removed enemy buildings/tokens (Despot)."""
+
+    def warriors_removed(self, g: RootState, seat: int, c: int, count: int) -> None:
+        """Called after ``count`` of this faction's warriors left clearing ``c`` by removal
+        (Field Hospitals pushes its offer here)."""
+
+    def piece_removed(self, g: RootState, seat: int, c: int, kind: str) -> None:
+        """Called after a building or token of this faction was removed (the keep leaves the
+        game, a roost goes back to its track...)."""
+
+    def blocks_placement(self, g: RootState, seat: int, placer: int, c: int) -> bool:
+        """Whether this faction (at ``seat``) forbids ``placer`` to place pieces in ``c``
+        (the Marquise's keep, Law 6.2.2)."""
+        return False

@@ -1,0 +1,50 @@
+"""One player of a Root game: hand, score, crafted cards and items, and the faction's board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.root.faction import FactionBoard
+
+
+class Player:
+    """A seat's side of the current game. ``hand`` is private; the rest is public."""
+
+    __slots__ = ("board", "crafted", "faction", "hand", "items", "seat", "used", "vp")
+
+    def __init__(self, seat: int, faction: str, board: FactionBoard) -> None:
+        self.seat = seat
+        self.faction = faction
+        self.hand: list[str] = []
+        self.vp = 0
+        #: Persistent-effect cards in the play area (card ids), in crafting order.
+        self.crafted: list[str] = []
+        #: Items in the Crafted Items box.
+        self.items: list[str] = []
+        #: Once-per-turn effects already used this turn (effect ids), reset when a turn starts.
+        self.used: tuple[str, ...] = ()
+        self.board = board
+
+    def copy(self) -> Player:
+        new = Player.__new__(Player)
+        new.seat = self.seat
+        new.faction = self.faction
+        new.hand = list(self.hand)
+        new.vp = self.vp
+        new.crafted = list(self.crafted)
+        new.items = list(self.items)
+        new.used = self.used
+        new.board = self.board.copy()
+        return new
+
+    def canonical(self) -> tuple[Any, ...]:
+        return (
+            self.seat,
+            self.faction,
+            tuple(self.hand),
+            self.vp,
+            tuple(self.crafted),
+            tuple(self.items),
+            self.used,
+            self.board.canonical(),
+        )

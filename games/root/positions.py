@@ -1,0 +1,101 @@
+"""Hand-built Root positions: for rule tests, and for the conformance kit, which starts matches
+from them so that a bot meets rare decisions (ambushes, field hospitals, card effects...).
+
+A position is a normal one-game contest on the Autumn map (suits printed, so clearings have
+fixed suits), with setup finished by the engine, then the woodland emptied (ruins kept) and
+filled as asked. Seat 0 plays the Marquise and seat 1 the Eyrie unless the seed dealt them
+otherwise; ``position`` forces that order so tests can name seats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from games.contract import GameConfig
+from games.root.game import GAME
+from games.root.players import Player
+from games.root.state import RootState
+from games.root.steps import Step
+from games.root.woodland import EYRIE, MARQUISE, Woodland
+
+MARQUISE_SEAT, EYRIE_SEAT = 0, 1
+
+
+def _forced_seed(board: str) -> int:
+    """A seed whose game 1 deals the Marquise to seat 0 (searched once, deterministic)."""
+    for seed in range(100):
+        state = GAME.new(GameConfig(2, board, {"games": 1}), seed)
+        if state.players[0].faction == MARQUISE:
+            return seed
+    raise AssertionError("no seed deals the Marquise to seat 0")
+
+
+def after_setup(board: str = "autumn", seed: int | None = None) -> RootState:
+    """A one-game contest with the Marquise at seat 0, setup done by always choosing the first
+    option, stopped at the first decision of the first turn."""
+    g = GAME.new(GameConfig(2, board, {"games": 1}), _forced_seed(board) if seed is None else seed)
+    while g.pending() and g.turns == 0:
+        d = g.pending()[0]
+        g.apply(d.seat, 0)
+    return g
+
+
+def position(
+    *,
+    warriors: Mapping[int, Mapping[str, int]] | None = None,
+    buildings: Mapping[int, tuple[tuple[str, str], ...]] | None = None,
+    tokens: Mapping[int, tuple[tuple[str, str], ...]] | None = None,
+    hands: Mapping[str, tuple[str, ...]] | None = None,
+    crafted: Mapping[str, tuple[str, ...]] | None = None,
+    vp: Mapping[str, int] | None = None,
+    current: str = MARQUISE,
+    step: Step | None = None,
+) -> RootState:
+    """A position after setup: ``warriors[c][faction]``, ``buildings[c] = ((faction, kind),
+    ...)``, ``tokens`` likewise; ``hands``/``crafted``/``vp`` by faction (hands not given keep
+    what setup dealt). With ``step``, the stack is that one step (e.g. a Battle) and the game
+    settles on its first decision; otherwise the current faction's turn starts."""
+    g = after_setup()
+    w = Woodland(g.board)
+    for c, by_faction in (warriors or {}).items():
+        for faction, count in by_faction.items():
+            w.place_warriors(faction, c, count)
+    for c, pieces in (buildings or {}).items():
+        for faction, kind in pieces:
+            w.add_building(faction, kind, c)
+    for c, pieces in (tokens or {}).items():
+        for faction, kind in pieces:
+            w.add_token(faction, kind, c)
+    g.woodland = w
+    for faction, cards in (hands or {}).items():
+        player = _player(g, faction)
+        g.deck.extend(player.hand)
+        player.hand = []
+        for card_id in cards:
+            _take(g, card_id)
+        player.hand = list(cards)
+    for faction, cards in (crafted or {}).items():
+        player = _player(g, faction)
+        for card_id in cards:
+            _take(g, card_id)
+        player.crafted = list(cards)
+    for faction, score in (vp or {}).items():
+        _player(g, faction).vp = score
+    g.current = g.seat_of[current]
+    g.begin(step)
+    return g
+
+
+def _take(g: RootState, card_id: str) -> None:
+    """Take a card out of wherever it is (deck, discard pile, a hand), so each card is once."""
+    for pile in (g.deck, g.discard, *(p.hand for p in g.players)):
+        if card_id in pile:
+            pile.remove(card_id)
+            return
+
+
+def _player(g: RootState, faction: str) -> Player:
+    return g.players[g.seat_of[faction]]
+
+
+__all__ = ["EYRIE", "EYRIE_SEAT", "MARQUISE", "MARQUISE_SEAT", "after_setup", "position"]

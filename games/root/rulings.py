@@ -1,0 +1,52 @@
+"""Every point where seed 003 and the Law of Root are silent or were read one way, decided once.
+
+Shared rulings are RT*, the Marquise's RM* (``marquise.py``) and the Eyrie's RE* (``eyrie.py``).
+Each is named by a test (``tests/root/``), and ``docs/rulings/root.md`` lists them for people (a
+test keeps the two in step). Data choices about maps, cards and tracks are in the docs too.
+"""
+
+from __future__ import annotations
+
+from games.root.eyrie import EYRIE_RULINGS
+from games.root.marquise import MARQUISE_RULINGS
+
+CORE_RULINGS: dict[str, str] = {
+    "RT1": "A two-player contest is two games whose VP are totalled (seed 003: 2回戦行い、合計得点で"
+    "勝敗を決めます); game 2 is set up afresh (map suits, deck, hands) from the same random stream.",
+    "RT2": "Game 1's factions are dealt to the seats at random from the seed, and the start player "
+    "is drawn at random (Law 5.1 step 1); in game 2 the seats swap factions and the other seat "
+    "starts, so each seat plays each faction and starts once.",
+    "RT3": "Equal totals are broken by more games won, then by the faster win (fewer turns in the "
+    "game won), then in favour of the seat that did not start game 1.",
+    "RT4": "A contest stopped by the referee's decision limit is ranked by total VP so far (finished "
+    "games plus the current one); ties go to the seat not taking the current turn, then the lower "
+    "seat.",
+    "RT5": "The game ends as soon as a step that scored leaves someone at 30 VP or more; if several "
+    "reached 30 in that step, the player taking the turn wins if among them (Law 3.1).",
+    "RT6": "Determinization deals the other seats' hands and the deck again from the cards the seat "
+    "cannot see, keeping hand sizes; cards a seat glimpsed (Codebreakers, Stand and Deliver!) are "
+    "not remembered by the engine, bots keep their own notes from the private events.",
+    "RT7": "Card effects usable 'in Birdsong' or 'once in Daylight' are offered in windows: at the "
+    "start of Birdsong (Royal Claim, Stand and Deliver!), the start of Daylight (Command Warren, Tax "
+    "Collector, Codebreakers), the end of Daylight (Tax Collector, Codebreakers if unused) and the "
+    "start of Evening (Cobbler); each at most once per turn.",
+    "RT8": "Better Burrow Bank's other player is the next seat clockwise (in two players: the "
+    "opponent), so it asks no decision.",
+    "RT9": "In battle the attacker uses optional effects first, then the defender (Law 4.3.3 lets the "
+    "attacker order them; the defender answering second is the order every engine we know uses).",
+    "RT10": "An attacker with Scouting Party is not affected by ambush cards, so the defender is not "
+    "offered one.",
+    "RT11": "Each of the two twelve-sided battle dice shows 0, 1, 2 or 3 with equal chance.",
+    "RT12": "VP never go below 0 (a Humiliate with fewer VP than birds in the Decree stops at 0).",
+    "RT13": "Two ambush cards of the same suit, or two copies of a card, are one option: which copy "
+    "is spent changes nothing.",
+    "RT14": "Hits beyond the warriors remove buildings and tokens without asking when there is no "
+    "choice (all go, or all are of one kind); otherwise the side taking the hits chooses one piece "
+    "at a time.",
+}
+
+RULINGS: dict[str, str] = {**CORE_RULINGS, **MARQUISE_RULINGS, **EYRIE_RULINGS}
+
+
+def ruling(ruling_id: str) -> str:
+    return RULINGS[ruling_id]

@@ -1,0 +1,447 @@
+"""Root: a match of one or two games between seats playing asymmetric factions.
+
+The flow reads like the Law (5 Setup, 3 Victory, 1.1.2 Turn Structure): set up the board, deck,
+item supply and factions in setup order; then each seat in turn plays Birdsong, Daylight and
+Evening (``turn.Turn``) until someone reaches 30 VP, which ends the game at once. Seed 003's
+two-player rule makes a contest two games with totalled scores: game 2 is set up afresh from
+the same random stream with the seats' factions swapped (rulings RT1-RT3 in ``rulings.py``).
+
+Everything the rules do goes through a few verbs on this class (draw, spend, score, place,
+remove) so that the faction layers never touch each other's state directly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from games.contract import (
+    Decision,
+    Event,
+    GameConfig,
+    GameState,
+    IllegalDecision,
+    Outcome,
+)
+from games.rng import below, shuffle
+from games.root.cards import CARD_BY_ID, HAND_LIMIT, STARTING_HAND, Card, standard_deck
+from games.root.faction import Faction
+from games.root.items import ITEM_SUPPLY
+from games.root.maps import BOARDS, Board, deal_winter_suits, with_suits
+from games.root.players import Player
+from games.root.steps import Step
+from games.root.suits import matches
+from games.root.woodland import Woodland
+
+VICTORY_VP = 30
+MAPS: tuple[str, ...] = ("autumn", "winter")
+#: Games in a contest: seed 003's two-player rule (RT1); options["games"] may ask for 1.
+DEFAULT_GAMES = 2
+
+
+def card(card_id: str) -> Card:
+    return CARD_BY_ID[card_id]
+
+
+__all__ = ["MAPS", "VICTORY_VP", "RootState", "card", "matches"]
+
+
+class RootState(GameState):
+    """A Root contest: ``config.variant`` is the map, ``options['games']`` 1 or 2 games."""
+
+    def __init__(self, config: GameConfig, seed: int) -> None:
+        # Imported here: the faction modules use this module's helpers.
+        from games.root.factions import FACTION_RULES, TWO_PLAYER_FACTIONS
+
+        self.faction_rules: Mapping[str, Faction] = FACTION_RULES
+        self.config = config
+        self.seed = seed
+        self.history = []
+        self.n = config.players
+        self.rng = random.Random(seed)
+        self.map_name = config.variant
+        self.games = int(config.options.get("games", DEFAULT_GAMES))
+        self.game_number = 0
+        #: VP each seat scored in each finished game.
+        self.results: list[tuple[int, ...]] = []
+        #: (winner, turns taken) of each finished game.
+        self.winners: list[tuple[int, int]] = []
+        # RT2: game 1's factions are dealt to the seats at random; game 2 swaps them.
+        factions = list(TWO_PLAYER_FACTIONS)
+        shuffle(self.rng, factions)
+        self.first_factions: tuple[str, ...] = tuple(factions)
+        self.first_starter = below(self.rng, self.n)
+        self._events: list[Event] = []
+        self._pending: tuple[Decision, ...] = ()
+        self._outcome: Outcome | None = None
+        self._start_game()
+        self._settle()
+        self.setup_events: tuple[Event, ...] = tuple(self._events)
+        self._events = []
+
+    # ------------------------------------------------------------------ setting up a game
+
+    def _start_game(self) -> None:
+        """Law 5.1: board, ruins, item supply, deck and hands, then factions in setup order."""
+        self.game_number += 1
+        board: Board = BOARDS[self.map_name]
+        if board.clearings[0].suit is None:
+            board = with_suits(board, deal_winter_suits(self.rng))
+        self.board = board
+        self.woodland = Woodland(board)
+        self.supply: dict[str, int] = dict(ITEM_SUPPLY)
+        self.deck: list[str] = [c.id for c in standard_deck(self.n)]
+        shuffle(self.rng, self.deck)
+        self.discard: list[str] = []
+        shift = self.game_number - 1
+        self.players: list[Player] = []
+        for seat in range(self.n):
+            faction = self.first_factions[(seat + shift) % self.n]
+            faction_board = self.faction_rules[faction].new_board()
+            self.players.append(Player(seat, faction, faction_board))
+        self.seat_of: dict[str, int] = {p.faction: p.seat for p in self.players}
+        self.current = (self.first_starter + shift) % self.n
+        self.turns = 0
+        self.winner: int | None = None
+        self.stack: list[Step] = []
+        self._emit(
+            "game_start",
+            game=self.game_number,
+            map=self.map_name,
+            suits=tuple(cl.suit for cl in board.clearings),
+            factions=tuple(p.faction for p in self.players),
+            start_seat=self.current,
+        )
+        for seat in range(self.n):
+            self.draw(seat, STARTING_HAND)
+        order = sorted(range(self.n), key=lambda s: self.rules(s).setup_order)
+        for seat in reversed(order):
+            step = self.rules(seat).setup(self, seat)
+            if step is not None:
+                self.stack.append(step)
+
+    # ------------------------------------------------------------------ the contract
+
+    def pending(self) -> tuple[Decision, ...]:
+        return self._pending
+
+    def apply(self, seat: int, option_index: int) -> tuple[Event, ...]:
+        pending = self._pending
+        if not pending:
+            raise IllegalDecision("the game is over")
+        decision = pending[0]
+        if seat != decision.seat:
+            raise IllegalDecision(f"seat {seat} is not to decide now (seat {decision.seat} is)")
+        if not 0 <= option_index < len(decision.options):
+            raise IllegalDecision(
+                f"option {option_index} out of range (0..{len(decision.options) - 1})"
+            )
+        self.history.append((seat, option_index))
+        self._events = []
+        self.stack[-1].choose(self, decision.options[option_index].value)
+        self._settle()
+        return tuple(self._events)
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
+    def _settle(self) -> None:
+        """Run steps until a decision with two or more options is due, or the contest ends."""
+        stack = self.stack
+        while True:
+            if self.winner is not None:
+                self._end_game()
+                if self._outcome is not None:
+                    self._pending = ()
+                    return
+                stack = self.stack  # the next game's
+                continue
+            if not stack:
+                self._next_turn()
+                continue
+            top = stack[-1]
+            options = top.advance(self)
+            if self.winner is not None:
+                continue
+            if not stack or stack[-1] is not top:
+                continue
+            if not options:
+                stack.pop()
+            elif len(options) == 1:
+                top.choose(self, options[0].value)
+            else:
+                self._pending = (Decision(top.seat, top.kind(), options),)
+                return
+
+    def begin(self, step: Step | None) -> None:
+        """Play on from ``step`` alone (or from the current seat's turn): for hand-built
+        positions (``positions.py``); the events so far are dropped."""
+        from games.root.turn import Turn
+
+        self.stack = [step if step is not None else Turn(self.current)]
+        if self.turns == 0:
+            self.turns = 1
+        self._events = []
+        self._settle()
+        self._events = []
+
+    def _next_turn(self) -> None:
+        from games.root.turn import Turn
+
+        if self.turns:
+            self.current = (self.current + 1) % self.n
+        self.turns += 1
+        self.players[self.current].used = ()
+        self.stack.append(Turn(self.current))
+
+    def _end_game(self) -> None:
+        """Record the finished game; start the next one or end the contest."""
+        winner = self.winner
+        assert winner is not None
+        scores = tuple(p.vp for p in self.players)
+        self.results.append(scores)
+        self.winners.append((winner, self.turns))
+        self._emit("game_over", game=self.game_number, winner=winner, scores=scores)
+        self.stack = []
+        if self.game_number < self.games:
+            self._start_game()
+            return
+        self._outcome = self._final_outcome()
+
+    def totals(self) -> tuple[int, ...]:
+        """VP per seat over the finished games plus the game in progress (if any)."""
+        totals = [sum(r[s] for r in self.results) for s in range(self.n)]
+        if self._outcome is None and len(self.results) < self.game_number:
+            for p in self.players:
+                totals[p.seat] += p.vp
+        return tuple(totals)
+
+    def _final_outcome(self) -> Outcome:
+        totals = self.totals()
+        wins = [sum(1 for w, _ in self.winners if w == s) for s in range(self.n)]
+        # RT3: ties in total go to more games won, then the faster win, then the seat that did
+        # not start game 1.
+        fastest = [
+            min((t for w, t in self.winners if w == s), default=10**9) for s in range(self.n)
+        ]
+
+        def key(s: int) -> tuple[int, int, int, int]:
+            return (-totals[s], -wins[s], fastest[s], 1 if s == self.first_starter else 0)
+
+        ranking = tuple(sorted(range(self.n), key=key))
+        return Outcome(totals, ranking, {"games": tuple(self.results), "wins": tuple(wins)})
+
+    def adjudicate(self) -> Outcome:
+        """RT4: an unfinished contest is ranked by total VP so far; ties to the seat that is not
+        taking the current turn (it had fewer turns), then the lower seat."""
+        totals = self.totals()
+        ranking = tuple(sorted(range(self.n), key=lambda s: (-totals[s], s == self.current, s)))
+        return Outcome(totals, ranking, {"adjudicated": True, "games": tuple(self.results)})
+
+    # ------------------------------------------------------------------ verbs for the rules
+
+    def rules(self, seat: int) -> Faction:
+        return self.faction_rules[self.players[seat].faction]
+
+    def push(self, step: Step) -> None:
+        self.stack.append(step)
+
+    def _emit(self, kind: str, private_to: int | None = None, **data: Any) -> None:
+        self._events.append(Event(kind, data, private_to))
+
+    emit = _emit
+
+    def score(self, seat: int, vp: int, why: str) -> None:
+        """Add ``vp`` (may be negative, Law 7.7.1 Humiliate) and end the game at 30 (Law 3.1)."""
+        if vp == 0:
+            return
+        player = self.players[seat]
+        player.vp = max(0, player.vp + vp)
+        self._emit("score", seat=seat, vp=vp, total=player.vp, why=why)
+        if player.vp >= VICTORY_VP and self.winner is None:
+            # Law 3.1: several at once -> the player taking the turn wins (RT5).
+            reached = [p.seat for p in self.players if p.vp >= VICTORY_VP]
+            self.winner = self.current if self.current in reached else seat
+
+    def enemies(self, seat: int) -> tuple[int, ...]:
+        return _ENEMIES[self.n][seat]
+
+    def faction_of(self, seat: int) -> str:
+        return self.players[seat].faction
+
+    def clearing_suit(self, c: int) -> str:
+        suit = self.board.clearings[c - 1].suit
+        assert suit is not None
+        return suit
+
+    def may_place(self, seat: int, c: int) -> bool:
+        """Whether ``seat`` may place pieces in ``c`` (another faction may forbid it)."""
+        for other in range(self.n):
+            if other != seat and self.rules(other).blocks_placement(self, other, seat, c):
+                return False
+        return True
+
+    def warriors_in_supply(self, seat: int) -> int:
+        rules = self.rules(seat)
+        return rules.warriors - self.woodland.warriors_on_map(rules.name)
+
+    # -- cards
+
+    def draw(self, seat: int, count: int) -> list[str]:
+        """Draw ``count`` cards (reshuffling the discard pile when the deck runs out, Law 2.1);
+        fewer if both are empty. Public event: how many; private event: which."""
+        drawn: list[str] = []
+        for _ in range(count):
+            if not self.deck:
+                if not self.discard:
+                    break
+                self.deck = self.discard
+                self.discard = []
+                shuffle(self.rng, self.deck)
+                self._emit("reshuffle", cards=len(self.deck))
+            drawn.append(self.deck.pop())
+        if drawn:
+            self.players[seat].hand.extend(drawn)
+            self._emit("draw", seat=seat, count=len(drawn))
+            self._emit("drew", private_to=seat, seat=seat, cards=tuple(drawn))
+        return drawn
+
+    def discard_card(self, card_id: str) -> None:
+        """Put a card on the discard pile (dominance cards are not in two-player decks)."""
+        self.discard.append(card_id)
+
+    def spend(self, seat: int, card_id: str, why: str) -> None:
+        """Spend or discard a card from ``seat``'s hand: it goes face up to the discard pile."""
+        self.players[seat].hand.remove(card_id)
+        self.discard_card(card_id)
+        self._emit("discard", seat=seat, card=card_id, why=why)
+
+    def hand_cards(self, seat: int, suit: str | None = None) -> list[str]:
+        """Cards in hand; with ``suit``, those that match a clearing of that suit (birds too)."""
+        hand = self.players[seat].hand
+        if suit is None:
+            return list(hand)
+        return [c for c in hand if matches(CARD_BY_ID[c].suit, suit)]
+
+    def over_hand_limit(self, seat: int) -> int:
+        return max(0, len(self.players[seat].hand) - HAND_LIMIT)
+
+    # -- pieces
+
+    def place_warriors(self, seat: int, c: int, count: int) -> int:
+        """Place up to ``count`` warriors from supply (Law 1.4: as many as possible)."""
+        count = min(count, self.warriors_in_supply(seat))
+        if count > 0:
+            self.woodland.place_warriors(self.faction_of(seat), c, count)
+            self._emit("place", seat=seat, piece="warrior", clearing=c, count=count)
+        return count
+
+    def remove_warriors(
+        self, seat: int, c: int, count: int, by: int | None, trigger: bool = True
+    ) -> None:
+        """Remove ``count`` of ``seat``'s warriors from ``c`` (to supply), then its hooks
+        (``trigger=False``: the caller triggers them after all simultaneous removal)."""
+        if count <= 0:
+            return
+        self.woodland.remove_warriors(self.faction_of(seat), c, count)
+        self._emit("remove", seat=seat, piece="warrior", clearing=c, count=count, by=by)
+        if trigger:
+            self.rules(seat).warriors_removed(self, seat, c, count)
+
+    def remove_piece(self, seat: int, c: int, kind: str, by: int | None) -> None:
+        """Remove a building or token of ``seat``; an enemy remover scores 1 VP (Law 3.2.1)."""
+        faction = self.faction_of(seat)
+        if (faction, kind) in self.woodland.tokens(c):
+            self.woodland.remove_token(faction, kind, c)
+        else:
+            self.woodland.remove_building(faction, kind, c)
+        self._emit("remove", seat=seat, piece=kind, clearing=c, count=1, by=by)
+        self.rules(seat).piece_removed(self, seat, c, kind)
+        if by is not None and by != seat:
+            self.score(by, 1, "removal")
+
+    def pieces_of(self, seat: int, c: int) -> list[str]:
+        """Kinds of ``seat``'s buildings and tokens in ``c`` (what hits reach after warriors)."""
+        return self.woodland.pieces(self.players[seat].faction, c)
+
+    def has_pieces(self, seat: int, c: int) -> bool:
+        return self.woodland.has_pieces(self.players[seat].faction, c)
+
+    # ------------------------------------------------------------------ views and copies
+
+    def observe(self, seat: int | None) -> Any:
+        from games.root.view import observe
+
+        return observe(self, seat)
+
+    def clone(self) -> RootState:
+        new = RootState.__new__(RootState)
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.results = list(self.results)
+        new.winners = list(self.winners)
+        new.woodland = self.woodland.copy()
+        new.supply = dict(self.supply)
+        new.deck = list(self.deck)
+        new.discard = list(self.discard)
+        new.players = [p.copy() for p in self.players]
+        new.seat_of = dict(self.seat_of)
+        new.stack = [step.copy() for step in self.stack]
+        new._events = []
+        return new
+
+    def determinize(self, seat: int, seed: int) -> RootState:
+        """RT6: the other seats' hands and the deck are dealt again from the cards ``seat``
+        cannot see (hand sizes kept); future chance is reseeded."""
+        new = self.clone()
+        rng = random.Random(seed)
+        hidden: list[str] = list(new.deck)
+        for p in new.players:
+            if p.seat != seat:
+                hidden.extend(p.hand)
+        shuffle(rng, hidden)
+        for p in new.players:
+            if p.seat != seat:
+                size = len(p.hand)
+                p.hand = hidden[:size]
+                hidden = hidden[size:]
+        new.deck = hidden
+        new.rng = rng
+        return new
+
+    def canonical(self) -> tuple[Any, ...]:
+        w = self.woodland
+        return (
+            self.map_name,
+            self.game_number,
+            tuple(self.results),
+            tuple(cl.suit for cl in self.board.clearings),
+            tuple(
+                (tuple(sorted(w._warriors[c].items())), tuple(w._slots[c]), tuple(w._tokens[c]))
+                for c in range(1, 13)
+            ),
+            tuple(sorted(self.supply.items())),
+            tuple(self.deck),
+            tuple(self.discard),
+            tuple(p.canonical() for p in self.players),
+            self.current,
+            self.turns,
+            tuple((type(s).__name__, tuple(sorted(s.fields().items()))) for s in self.stack),
+            self.rng.getstate(),
+        )
+
+
+_ENEMIES: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple(s for s in range(n) if s != seat) for seat in range(n)) for n in range(1, 7)
+}
+
+
+def cards_of(ids: Iterable[str]) -> list[Card]:
+    return [CARD_BY_ID[i] for i in ids]

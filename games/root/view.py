@@ -1,0 +1,132 @@
+"""What a seat may see of a Root contest (Law 1.2 Public and Private Information).
+
+Public: the map and every piece on it, scores, crafted cards and items, faction boards (the
+Eyrie's Decree is face up), the discard pile, the item supply, how many cards each hand and the
+deck hold, and the steps in progress (a battle's clearing, dice, played ambush...). Private: the
+cards in a hand, seen only by its owner; the deck's order, seen by nobody.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from games.root.woodland import WARRIOR_FACTIONS
+
+if TYPE_CHECKING:
+    from games.root.state import RootState
+
+
+class ClearingView(NamedTuple):
+    id: int
+    suit: str
+    #: (faction, count) for each faction with warriors here.
+    warriors: tuple[tuple[str, int], ...]
+    #: (owner, kind) per filled slot; a ruin has owner "".
+    buildings: tuple[tuple[str, str], ...]
+    tokens: tuple[tuple[str, str], ...]
+    #: The faction ruling the clearing, "" if none.
+    ruler: str
+
+
+class PlayerView(NamedTuple):
+    seat: int
+    faction: str
+    vp: int
+    hand_count: int
+    #: The cards in hand: only in the owner's own view, else empty.
+    hand: tuple[str, ...]
+    crafted: tuple[str, ...]
+    items: tuple[str, ...]
+    warriors_in_supply: int
+    #: The faction board's public values (see the faction module), as (name, value) pairs.
+    board: tuple[tuple[str, Any], ...]
+
+
+class StepView(NamedTuple):
+    """One step in progress, outermost first: e.g. a turn, a march, a battle."""
+
+    name: str
+    stage: str
+    seat: int
+    fields: tuple[tuple[str, str], ...]
+
+
+class RootView(NamedTuple):
+    #: The seat this view is for; None for spectators.
+    viewer: int | None
+    map: str
+    game_number: int
+    games: int
+    #: VP per seat in each finished game of the contest.
+    results: tuple[tuple[int, ...], ...]
+    current: int
+    turn: int
+    clearings: tuple[ClearingView, ...]
+    players: tuple[PlayerView, ...]
+    deck_count: int
+    discard: tuple[str, ...]
+    item_supply: tuple[tuple[str, int], ...]
+    active: tuple[StepView, ...]
+
+
+def _clearing(g: RootState, c: int) -> ClearingView:
+    w = g.woodland
+    return ClearingView(
+        c,
+        g.clearing_suit(c),
+        tuple((f, w.warriors(f, c)) for f in WARRIOR_FACTIONS if w.warriors(f, c)),
+        tuple((owner or "", kind) for owner, kind in w.buildings(c)),
+        w.tokens(c),
+        w.ruler(c) or "",
+    )
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, tuple):
+        return ",".join(_plain(v) for v in value)
+    return str(value)
+
+
+def observe(g: RootState, seat: int | None) -> RootView:
+    players = tuple(
+        PlayerView(
+            p.seat,
+            p.faction,
+            p.vp,
+            len(p.hand),
+            tuple(p.hand) if p.seat == seat else (),
+            tuple(p.crafted),
+            tuple(p.items),
+            g.warriors_in_supply(p.seat),
+            tuple(sorted(p.board.public().items())),
+        )
+        for p in g.players
+    )
+    active = tuple(
+        StepView(
+            step.name,
+            step.stage,
+            step.seat,
+            tuple(
+                (k, _plain(v))
+                for k, v in sorted(step.fields().items())
+                if k not in ("seat", "stage")
+            ),
+        )
+        for step in g.stack
+    )
+    return RootView(
+        seat,
+        g.map_name,
+        g.game_number,
+        g.games,
+        tuple(g.results),
+        g.current,
+        g.turns,
+        tuple(_clearing(g, c) for c in range(1, 13)),
+        players,
+        len(g.deck),
+        tuple(g.discard),
+        tuple(sorted(g.supply.items())),
+        active,
+    )

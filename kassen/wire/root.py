@@ -1,0 +1,155 @@
+"""Root views and options on the wire (both directions; used by the server and the SDK)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.contract import Option
+from games.root.view import ClearingView, PlayerView, RootView, StepView
+from kassen.v1 import root_pb2 as pb
+
+
+def _board_value(name: str, value: Any) -> pb.RootBoardValue:
+    msg = pb.RootBoardValue(name=name)
+    if isinstance(value, bool):
+        msg.flag = value
+    elif isinstance(value, int):
+        msg.number = value
+    elif isinstance(value, str):
+        msg.text = value
+    elif isinstance(value, tuple) and value and isinstance(value[0], tuple):
+        msg.lists.lists.extend(pb.RootNames(names=[str(v) for v in inner]) for inner in value)
+    elif isinstance(value, tuple):
+        msg.names.names.extend(str(v) for v in value)
+    elif value is None:
+        msg.text = ""
+    else:
+        raise TypeError(f"board value {name}={value!r} has no wire form")
+    return msg
+
+
+def _board_from(msg: pb.RootBoardValue) -> tuple[str, Any]:
+    which = msg.WhichOneof("value")
+    if which == "flag":
+        return msg.name, msg.flag
+    if which == "number":
+        return msg.name, msg.number
+    if which == "names":
+        return msg.name, tuple(msg.names.names)
+    if which == "lists":
+        return msg.name, tuple(tuple(inner.names) for inner in msg.lists.lists)
+    return msg.name, msg.text
+
+
+def _player(p: PlayerView) -> pb.RootPlayer:
+    return pb.RootPlayer(
+        seat=p.seat,
+        faction=p.faction,
+        vp=p.vp,
+        hand_count=p.hand_count,
+        hand=p.hand,
+        crafted=p.crafted,
+        items=p.items,
+        warriors_in_supply=p.warriors_in_supply,
+        board=[_board_value(k, v) for k, v in p.board],
+    )
+
+
+def _clearing(c: ClearingView) -> pb.RootClearing:
+    return pb.RootClearing(
+        id=c.id,
+        suit=c.suit,
+        warriors=[pb.RootWarriors(faction=f, count=n) for f, n in c.warriors],
+        buildings=[pb.RootPiece(owner=o, kind=k) for o, k in c.buildings],
+        tokens=[pb.RootPiece(owner=o, kind=k) for o, k in c.tokens],
+        ruler=c.ruler,
+    )
+
+
+def view_to_proto(view: RootView) -> pb.RootObservation:
+    msg = pb.RootObservation(
+        map=view.map,
+        game_number=view.game_number,
+        games=view.games,
+        results=[pb.RootGameResult(vp=r) for r in view.results],
+        current=view.current,
+        turn=view.turn,
+        clearings=[_clearing(c) for c in view.clearings],
+        players=[_player(p) for p in view.players],
+        deck_count=view.deck_count,
+        discard=view.discard,
+        item_supply=[pb.RootItemCount(item=i, count=n) for i, n in view.item_supply],
+        active=[
+            pb.RootStep(name=s.name, stage=s.stage, seat=s.seat, fields=dict(s.fields))
+            for s in view.active
+        ],
+    )
+    if view.viewer is not None:
+        msg.viewer = view.viewer
+    return msg
+
+
+def view_from_proto(msg: pb.RootObservation) -> RootView:
+    return RootView(
+        viewer=msg.viewer if msg.HasField("viewer") else None,
+        map=msg.map,
+        game_number=msg.game_number,
+        games=msg.games,
+        results=tuple(tuple(r.vp) for r in msg.results),
+        current=msg.current,
+        turn=msg.turn,
+        clearings=tuple(
+            ClearingView(
+                c.id,
+                c.suit,
+                tuple((w.faction, w.count) for w in c.warriors),
+                tuple((b.owner, b.kind) for b in c.buildings),
+                tuple((t.owner, t.kind) for t in c.tokens),
+                c.ruler,
+            )
+            for c in msg.clearings
+        ),
+        players=tuple(
+            PlayerView(
+                p.seat,
+                p.faction,
+                p.vp,
+                p.hand_count,
+                tuple(p.hand),
+                tuple(p.crafted),
+                tuple(p.items),
+                p.warriors_in_supply,
+                tuple(_board_from(b) for b in p.board),
+            )
+            for p in msg.players
+        ),
+        deck_count=msg.deck_count,
+        discard=tuple(msg.discard),
+        item_supply=tuple((i.item, i.count) for i in msg.item_supply),
+        active=tuple(
+            StepView(s.name, s.stage, s.seat, tuple(sorted(s.fields.items())))
+            for s in msg.active
+        ),
+    )
+
+
+def option_to_proto(option: Option) -> pb.RootOption:
+    """The typed detail of an option: its verb and arguments, in order."""
+    verb, *args = option.value
+    msg = pb.RootOption(verb=str(verb))
+    for arg in args:
+        if isinstance(arg, bool) or not isinstance(arg, int | str):
+            raise TypeError(f"option {option.key}: argument {arg!r} has no wire form")
+        if isinstance(arg, int):
+            msg.arguments.add(number=arg)
+        else:
+            msg.arguments.add(text=arg)
+    return msg
+
+
+def option_value_from_proto(detail: pb.RootOption) -> tuple[Any, ...]:
+    """The engine value of an option, rebuilt from its typed detail (for SDK policies)."""
+    args: list[Any] = []
+    for arg in detail.arguments:
+        args.append(arg.number if arg.WhichOneof("value") == "number" else arg.text)
+    return (detail.verb, *args)

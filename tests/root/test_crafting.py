@@ -1,0 +1,122 @@
+"""Crafting (Law 4.1): costs against crafting pieces, items, favors, persistent effects.
+
+The shared ``Craft`` step is driven directly with the crafting pieces given by suit; the
+factions' own pieces (workshops, roosts) are tested with each faction.
+"""
+
+from __future__ import annotations
+
+from games.root.crafting import Craft, payments
+from games.root.maps import AUTUMN, clearings_of_suit
+from games.root.positions import EYRIE, EYRIE_SEAT, MARQUISE, MARQUISE_SEAT, position
+from tests.root.helpers import choose, decision, keys
+
+
+def craft_position(pieces: dict[str, int], hand: tuple[str, ...], **kwargs: object):  # type: ignore[no-untyped-def]
+    return position(
+        hands={MARQUISE: hand, EYRIE: ()},
+        step=Craft(MARQUISE_SEAT, pieces),
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def test_payments_match_suits_and_spread_any_icons() -> None:
+    assert payments(("fox", "fox"), (2, 0, 0)) == [(2, 0, 0)]
+    assert payments(("fox", "fox"), (1, 3, 3)) == []
+    assert payments(("fox", "rabbit", "mouse"), (1, 1, 1)) == [(1, 1, 1)]
+    # Royal Claim: four icons of any suit, every distinct split of the pieces is a way to pay.
+    assert sorted(payments(("any",) * 4, (2, 1, 1))) == [(2, 1, 1)]
+    assert sorted(payments(("any",) * 4, (2, 2, 1))) == [(1, 2, 1), (2, 1, 1), (2, 2, 0)]
+    assert payments(("any",) * 4, (1, 1, 1)) == []
+
+
+def test_only_cards_whose_cost_the_pieces_cover_are_offered() -> None:
+    g = craft_position(
+        {"fox": 1, "mouse": 1},
+        ("anvil", "foxfolk_steel", "root_tea_fox", "bake_sale", "ambush_fox"),
+    )
+    assert decision(g).kind == "craft.card"
+    # Anvil (fox), Root Tea (mouse); not Foxfolk Steel (2 fox), Bake Sale (2 rabbit), Ambush.
+    assert keys(g) == ["craft:anvil", "craft:root_tea_fox", "done"]
+
+
+def test_each_piece_is_activated_once_per_turn() -> None:
+    g = craft_position({"fox": 1}, ("anvil", "crossbow_bird"))
+    choose(g, "craft:anvil")
+    # The only fox piece is spent: the crossbow (fox) cannot be crafted any more.
+    assert g.players[MARQUISE_SEAT].hand == ["crossbow_bird"]
+    assert not g.stack or g.stack[-1].name != "craft"
+
+
+def test_item_craft_takes_the_item_and_scores_the_card() -> None:
+    g = craft_position({"rabbit": 2}, ("bake_sale",))
+    supply = g.supply["coin"]
+    choose(g, "craft:bake_sale")
+    player = g.players[MARQUISE_SEAT]
+    assert player.items == ["coin"] and player.vp == 3
+    assert g.supply["coin"] == supply - 1
+    assert "bake_sale" in g.discard
+
+
+def test_an_item_not_in_the_supply_cannot_be_crafted() -> None:
+    g = position(hands={MARQUISE: ("anvil", "travel_gear_fox"), EYRIE: ()})
+    g.supply["hammer"] = 0
+    g.begin(Craft(MARQUISE_SEAT, {"fox": 1, "rabbit": 1}))
+    assert keys(g) == ["craft:travel_gear_fox", "done"]
+
+
+def test_persistent_effects_go_to_the_play_area_and_never_twice() -> None:
+    g = craft_position({"mouse": 3}, ("codebreakers_1", "codebreakers_2", "scouting_party_1"))
+    assert keys(g) == [
+        "craft:codebreakers_1",
+        "craft:codebreakers_2",
+        "craft:scouting_party_1",
+        "done",
+    ]
+    choose(g, "craft:codebreakers_1")
+    assert g.players[MARQUISE_SEAT].crafted == ["codebreakers_1"]
+    # No duplicate: the second Codebreakers is no longer offered.
+    assert keys(g) == ["craft:scouting_party_1", "done"]
+
+
+def test_favor_removes_every_enemy_piece_in_its_suit_and_scores_buildings() -> None:
+    foxes = clearings_of_suit(AUTUMN, "fox")
+    a, b = foxes[0], foxes[1]
+    other = clearings_of_suit(AUTUMN, "mouse")[0]
+    g = position(
+        warriors={a: {EYRIE: 3, MARQUISE: 1}, b: {EYRIE: 1}, other: {EYRIE: 2}},
+        buildings={b: ((EYRIE, "roost"),)},
+        hands={MARQUISE: ("favor_of_the_foxes",), EYRIE: ()},
+    )
+    g.begin(Craft(MARQUISE_SEAT, {"fox": 3}))
+    choose(g, "craft:favor_of_the_foxes")
+    w = g.woodland
+    assert w.warriors(EYRIE, a) == 0 and w.warriors(EYRIE, b) == 0
+    assert (EYRIE, "roost") not in w.buildings(b)
+    assert w.warriors(EYRIE, other) == 2, "other suits are untouched"
+    assert w.warriors(MARQUISE, a) == 1, "your own pieces stay"
+    assert g.players[MARQUISE_SEAT].vp == 1  # one building removed
+    assert "favor_of_the_foxes" in g.discard
+
+
+def test_royal_claim_offers_each_way_to_pay() -> None:
+    g = craft_position({"fox": 2, "rabbit": 2, "mouse": 1}, ("royal_claim",))
+    assert sorted(keys(g)) == sorted(
+        [
+            "craft:royal_claim:1f/2r/1m",
+            "craft:royal_claim:2f/1r/1m",
+            "craft:royal_claim:2f/2r",
+            "done",
+        ]
+    )
+    choose(g, "craft:royal_claim:2f/2r")
+    assert g.players[MARQUISE_SEAT].crafted == ["royal_claim"]
+
+
+def test_eyrie_craft_of_an_item_scores_one_under_disdain_for_trade() -> None:
+    g = position(hands={EYRIE: ("bake_sale",), MARQUISE: ()}, current=EYRIE)
+    g.begin(Craft(EYRIE_SEAT, {"rabbit": 2}))
+    choose(g, "craft:bake_sale")
+    leader = dict(g.players[EYRIE_SEAT].board.public())["leader"]
+    expected = 3 if leader == "builder" else 1
+    assert g.players[EYRIE_SEAT].vp == expected
