@@ -10,12 +10,13 @@ otherwise; ``position`` forces that order so tests can name seats.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-from games.contract import GameConfig
+from games.contract import GameConfig, Option
 from games.root.game import GAME
 from games.root.players import Player
 from games.root.state import RootState
-from games.root.steps import Step
+from games.root.steps import Options, Step
 from games.root.woodland import EYRIE, MARQUISE, Woodland
 
 MARQUISE_SEAT, EYRIE_SEAT = 0, 1
@@ -50,11 +51,14 @@ def position(
     vp: Mapping[str, int] | None = None,
     current: str = MARQUISE,
     step: Step | None = None,
+    hold: bool = False,
 ) -> RootState:
     """A position after setup: ``warriors[c][faction]``, ``buildings[c] = ((faction, kind),
     ...)``, ``tokens`` likewise; ``hands``/``crafted``/``vp`` by faction (hands not given keep
     what setup dealt). With ``step``, the stack is that one step (e.g. a Battle) and the game
-    settles on its first decision; otherwise the current faction's turn starts."""
+    settles on its first decision; otherwise the current faction's turn starts. With ``hold``,
+    a ``Hold`` step waits under ``step``: play stops there instead of going on to a turn, so
+    tests can look at the position the step left."""
     g = after_setup()
     w = Woodland(g.board)
     for c, by_faction in (warriors or {}).items():
@@ -82,8 +86,32 @@ def position(
     for faction, score in (vp or {}).items():
         _player(g, faction).vp = score
     g.current = g.seat_of[current]
-    g.begin(step)
+    if hold:
+        g.stack = [Hold(g.current)]
+        if step is not None:
+            g.push(step)
+        g._events = []
+        g._settle()
+    else:
+        g.begin(step)
     return g
+
+
+class Hold(Step):
+    """A decision that changes nothing (two options, so it is asked): where a test position
+    stops once the step under test is done."""
+
+    __slots__ = ()
+    name = "hold"
+
+    def advance(self, g: RootState) -> Options:
+        return _HOLD
+
+    def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
+        pass
+
+
+_HOLD: Options = (Option("hold", "hold", ("hold",)), Option("wait", "wait", ("wait",)))
 
 
 def _take(g: RootState, card_id: str) -> None:
@@ -98,4 +126,12 @@ def _player(g: RootState, faction: str) -> Player:
     return g.players[g.seat_of[faction]]
 
 
-__all__ = ["EYRIE", "EYRIE_SEAT", "MARQUISE", "MARQUISE_SEAT", "after_setup", "position"]
+__all__ = [
+    "EYRIE",
+    "EYRIE_SEAT",
+    "MARQUISE",
+    "MARQUISE_SEAT",
+    "Hold",
+    "after_setup",
+    "position",
+]

@@ -49,9 +49,10 @@ def ambush_of(s: str) -> str:
 
 def start(c: int, attacker: int = MARQUISE_SEAT, dice: tuple[int, ...] = (), **kwargs: object):  # type: ignore[no-untyped-def]
     """A position whose only step is a battle by ``attacker`` in ``c``, dice fixed."""
-    g = position(**kwargs)  # type: ignore[arg-type]
+    g = position(hold=True, **kwargs)  # type: ignore[arg-type]
     g.rng = FixedDice(*dice)
-    g.begin(Battle(attacker, (c,)))
+    g.push(Battle(attacker, (c,)))
+    g._settle()
     return g
 
 
@@ -75,7 +76,9 @@ def test_battle_is_offered_only_where_you_have_warriors_and_an_enemy_has_pieces(
 
 
 def test_the_attacker_chooses_among_several_clearings() -> None:
-    g = position(warriors={1: {MARQUISE: 2, EYRIE: 1}, 5: {MARQUISE: 1, EYRIE: 1}})
+    g = position(
+        warriors={1: {MARQUISE: 2, EYRIE: 1}, 5: {MARQUISE: 1, EYRIE: 1}}, step=Battle(0, ())
+    )
     g.begin(Battle(MARQUISE_SEAT, battle_clearings(g, MARQUISE_SEAT)))
     assert decision(g).kind == "battle.clearing" and keys(g) == ["clearing:1", "clearing:5"]
 

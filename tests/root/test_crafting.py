@@ -15,6 +15,7 @@ from tests.root.helpers import choose, decision, keys
 def craft_position(pieces: dict[str, int], hand: tuple[str, ...], **kwargs: object):  # type: ignore[no-untyped-def]
     return position(
         hands={MARQUISE: hand, EYRIE: ()},
+        hold=True,
         step=Craft(MARQUISE_SEAT, pieces),
         **kwargs,  # type: ignore[arg-type]
     )
@@ -59,9 +60,14 @@ def test_item_craft_takes_the_item_and_scores_the_card() -> None:
 
 
 def test_an_item_not_in_the_supply_cannot_be_crafted() -> None:
-    g = position(hands={MARQUISE: ("anvil", "travel_gear_fox"), EYRIE: ()})
+    g = position(
+        hands={MARQUISE: ("anvil", "travel_gear_fox"), EYRIE: ()},
+        hold=True,
+        step=Craft(MARQUISE_SEAT, {"fox": 1, "rabbit": 1}),
+    )
     g.supply["hammer"] = 0
-    g.begin(Craft(MARQUISE_SEAT, {"fox": 1, "rabbit": 1}))
+    g.stack[-1] = Craft(MARQUISE_SEAT, {"fox": 1, "rabbit": 1})
+    g._settle()
     assert keys(g) == ["craft:travel_gear_fox", "done"]
 
 
@@ -87,8 +93,9 @@ def test_favor_removes_every_enemy_piece_in_its_suit_and_scores_buildings() -> N
         warriors={a: {EYRIE: 3, MARQUISE: 1}, b: {EYRIE: 1}, other: {EYRIE: 2}},
         buildings={b: ((EYRIE, "roost"),)},
         hands={MARQUISE: ("favor_of_the_foxes",), EYRIE: ()},
+        hold=True,
+        step=Craft(MARQUISE_SEAT, {"fox": 3}),
     )
-    g.begin(Craft(MARQUISE_SEAT, {"fox": 3}))
     choose(g, "craft:favor_of_the_foxes")
     w = g.woodland
     assert w.warriors(EYRIE, a) == 0 and w.warriors(EYRIE, b) == 0
@@ -114,8 +121,12 @@ def test_royal_claim_offers_each_way_to_pay() -> None:
 
 
 def test_eyrie_craft_of_an_item_scores_one_under_disdain_for_trade() -> None:
-    g = position(hands={EYRIE: ("bake_sale",), MARQUISE: ()}, current=EYRIE)
-    g.begin(Craft(EYRIE_SEAT, {"rabbit": 2}))
+    g = position(
+        hands={EYRIE: ("bake_sale",), MARQUISE: ()},
+        current=EYRIE,
+        hold=True,
+        step=Craft(EYRIE_SEAT, {"rabbit": 2}),
+    )
     choose(g, "craft:bake_sale")
     leader = dict(g.players[EYRIE_SEAT].board.public())["leader"]
     expected = 3 if leader == "builder" else 1
