@@ -74,10 +74,13 @@ class Match:
         #: run where no one can watch, e.g. tournament worker processes).
         self.keep_log = keep_log
         setup = getattr(self.state, "setup_events", ()) if (keep_log or self._remote) else ()
-        self.public_events: list[pb.Event] = [wire.event_to_proto(game, e) for e in setup]
+        self.public_events: list[pb.Event] = []
         for seat in seats:
             if isinstance(seat, RemoteSeat):
-                seat.undelivered = list(self.public_events)
+                seat.undelivered = []
+        # Setup events go the same way as all others: a private one (e.g. a starting hand)
+        # only to its seat.
+        self._route(tuple(setup))
         self._fallback = RandomPolicy(settings.seed ^ 0xFA11BAC)
         self.server_time_us: list[int] = []
         self.log = log.bind(match_id=match_id, game=game.name)
@@ -308,6 +311,19 @@ class Match:
     def _publish(self, events: tuple[Event, ...]) -> None:
         if not events or not (self._remote or self.spectators or self.keep_log):
             return  # an all-local match nobody watches: nothing to put on the wire
+        public = self._route(events)
+        if self.spectators and public:
+            update = pb.WatchResponse(
+                events=public,
+                observation=wire.observation_to_proto(self.game.name, self.state.observe(None)),
+            )
+            now = time.monotonic()
+            for spectator in self.spectators:
+                spectator.queue.put_nowait((now, update))
+
+    def _route(self, events: tuple[Event, ...]) -> list[pb.Event]:
+        """Queue each event for the seats allowed to see it; returns the public ones (also
+        kept for late spectators)."""
         public: list[pb.Event] = []
         for event in events:
             message = wire.event_to_proto(self.game, event)
@@ -321,14 +337,7 @@ class Match:
                 if isinstance(seat, RemoteSeat):
                     seat.undelivered.append(message)
         self.public_events.extend(public)
-        if self.spectators and public:
-            update = pb.WatchResponse(
-                events=public,
-                observation=wire.observation_to_proto(self.game.name, self.state.observe(None)),
-            )
-            now = time.monotonic()
-            for spectator in self.spectators:
-                spectator.queue.put_nowait((now, update))
+        return public
 
     def watch(self) -> tuple[Spectator, pb.WatchResponse]:
         """Subscribe a spectator; returns it and the catch-up message (history so far)."""
