@@ -72,6 +72,8 @@ class TournamentConfig:
     seed: int = 1
     concurrency: int = 2
     decision_ms: int = 1000
+    #: Adjudicate a match after this many decisions (the game ranks the unfinished position).
+    max_decisions: int = 10_000
     bank_ms: int = 10_000
     failure_policy: str = "forfeit"
     database: str = DEFAULT_DATABASE
@@ -120,6 +122,7 @@ _KEYS = {
     "database",
     "output",
     "replays",
+    "max_decisions",
 }
 
 
@@ -195,6 +198,7 @@ def validate(config: TournamentConfig) -> None:
         ("seed", int),
         ("concurrency", int),
         ("decision_ms", int),
+        ("max_decisions", int),
         ("bank_ms", int),
     ):
         if not isinstance(getattr(config, key), kind) or isinstance(getattr(config, key), bool):
@@ -213,8 +217,11 @@ def validate(config: TournamentConfig) -> None:
         or config.rounds < 1
         or config.concurrency < 1
         or config.decision_ms < 1
+        or config.max_decisions < 1
     ):
-        raise ConfigError("games_per_group, rounds, concurrency and decision_ms must be at least 1")
+        raise ConfigError(
+            "games_per_group, rounds, concurrency, decision_ms and max_decisions must be at least 1"
+        )
     names = [b.name for b in config.bots]
     if len(set(names)) != len(names):
         raise ConfigError(f"bot names must be unique: {names}")

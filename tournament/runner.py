@@ -53,6 +53,7 @@ def match_settings(config: TournamentConfig, seed: int) -> MatchSettings:
         seed=seed,
         time_control=TimeControl(decision_ms=config.decision_ms, bank_ms=config.bank_ms),
         failure_policy=FailurePolicy(config.failure_policy),
+        max_decisions=config.max_decisions,
     )
 
 

@@ -48,6 +48,21 @@ _LINES: dict[str, Any] = {
     ),
     "craft": lambda d: f"  {_p(d['seat'])} crafts {_card(d['card'])}",
     "effect": lambda d: f"  {_p(d['seat'])} uses {d['effect'].replace('_', ' ')}",
+    "action": lambda d: f"  {_p(d['seat'])} takes the action {d['action']}",
+    "leader": lambda d: f"  {_p(d['seat'])} chooses the {d['leader']} as leader",
+    "decree": lambda d: f"  {_p(d['seat'])} adds {_card(d['card'])} to the Decree ({d['column']})",
+    "resolve": lambda d: f"  {_p(d['seat'])} resolves {_card(d['card'])} ({d['column']})",
+    "turmoil": lambda d: (
+        f"  {_p(d['seat'])} falls into Turmoil: cannot {d['column']} in a {d['suit']} clearing"
+    ),
+    "depose": lambda d: f"  {_p(d['seat'])} deposes the {d['leader']}",
+    "battle_over": lambda d: f"  the battle in clearing {d['clearing']} is over",
+    "card_taken": lambda d: f"  {_p(d['seat'])} takes a card from {_p(d['target'])}",
+    "card_taken_detail": lambda d: f"  {_p(d['seat'])} took {_card(d['card'])}",
+    "looked_at_hand": lambda d: (
+        f"  {_p(d['seat'])} sees {_p(d['target'])}'s hand: "
+        + (", ".join(_card(c) for c in d["cards"]) or "empty")
+    ),
     "game_over": lambda d: (
         f"Game {d['game']} over: {_p(d['winner'])} wins, scores "
         + ", ".join(str(s) for s in d["scores"])

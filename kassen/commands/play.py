@@ -14,11 +14,18 @@ from kassen.errors import UsageError
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play = sub.add_parser("play", help="play one game in-process and print its log")
     play.add_argument("game", help="game name, e.g. rumble-nation")
-    play.add_argument("--players", type=int, default=None, help="number of players (default: the most the game allows)")
+    play.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="number of players (default: the most the game allows)",
+    )
     play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     play.add_argument("--advanced", action="store_true", help="advanced rules (variant 'advanced')")
     play.add_argument(
-        "--variant", default=None, help="variant, e.g. advanced, or winter for root (default: the first)"
+        "--variant",
+        default=None,
+        help="variant, e.g. advanced, or winter for root (default: the first)",
     )
     play.add_argument(
         "--bots", default=None, help="comma-separated built-in bots per seat (default: all random)"

@@ -81,6 +81,12 @@ def _settings_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--concurrency", type=int, default=None)
     parser.add_argument("--decision-ms", type=int, default=None)
     parser.add_argument("--bank-ms", type=int, default=None)
+    parser.add_argument(
+        "--max-decisions",
+        type=int,
+        default=None,
+        help="adjudicate a match after this many decisions (default 10000)",
+    )
     parser.add_argument("--failure-policy", default=None, choices=["forfeit", "void"])
     parser.add_argument(
         "--db", default=None, dest="database", help=f"database URL (default {DEFAULT_DATABASE})"
@@ -108,6 +114,7 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
             seed=args.seed,
             concurrency=args.concurrency,
             decision_ms=args.decision_ms,
+            max_decisions=args.max_decisions,
             bank_ms=args.bank_ms,
             failure_policy=args.failure_policy,
             database=args.database,

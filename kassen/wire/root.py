@@ -127,8 +127,7 @@ def view_from_proto(msg: pb.RootObservation) -> RootView:
         discard=tuple(msg.discard),
         item_supply=tuple((i.item, i.count) for i in msg.item_supply),
         active=tuple(
-            StepView(s.name, s.stage, s.seat, tuple(sorted(s.fields.items())))
-            for s in msg.active
+            StepView(s.name, s.stage, s.seat, tuple(sorted(s.fields.items()))) for s in msg.active
         ),
     )
 
