@@ -151,8 +151,7 @@ def board_of(g: RootState, seat: int) -> EyrieBoard:
 
 def roost_clearings(g: RootState) -> tuple[int, ...]:
     """Clearings with a roost (at most one each)."""
-    w = g.woodland
-    return tuple(c for c in CLEARING_IDS if (EYRIE, ROOST) in w.buildings(c))
+    return g.woodland.building_sites(EYRIE, ROOST)
 
 
 def roosts_on_map(g: RootState) -> int:

@@ -123,18 +123,13 @@ def keep_clearing(g: RootState) -> int | None:
 def marquise_buildings(g: RootState) -> dict[str, tuple[int, ...]]:
     """Building type -> clearings holding one, once per building there, ascending (one scan of
     the map: the counts are also what has left the tracks)."""
-    found: dict[str, list[int]] = {kind: [] for kind in BUILDING_TYPES}
-    w = g.woodland
-    for c in CLEARING_IDS:
-        for owner, kind in w.buildings(c):
-            if owner == MARQUISE:
-                found[kind].append(c)
-    return {kind: tuple(cs) for kind, cs in found.items()}
+    sites = g.woodland.building_sites
+    return {kind: sites(MARQUISE, kind) for kind in BUILDING_TYPES}
 
 
 def building_clearings(g: RootState, kind: str) -> tuple[int, ...]:
     """Clearings holding a Marquise ``kind``, once per building there, ascending."""
-    return marquise_buildings(g)[kind]
+    return g.woodland.building_sites(MARQUISE, kind)
 
 
 def buildings_on_map(g: RootState) -> dict[str, int]:
@@ -196,9 +191,16 @@ def build_sites(
     if not open_ruled:
         return {}
     open_ruled = [c for c in open_ruled if g.may_place(seat, c)]
-    reach = _wood_by_region(g, ruled)
     if built is None:
         built = marquise_buildings(g)
+    costs = [
+        build_cost(kind, len(built[kind]))[0]
+        for kind in BUILDING_TYPES
+        if len(built[kind]) < MARQUISE_BUILDINGS_PER_TYPE
+    ]
+    if not open_ruled or not costs or min(costs) > MARQUISE_WOOD_TOKENS - _board(g, seat).wood:
+        return {}  # not enough wood on the whole map: no need to trace the regions
+    reach = _wood_by_region(g, ruled)
     sites: dict[str, list[int]] = {}
     for kind in BUILDING_TYPES:
         on_map = len(built[kind])

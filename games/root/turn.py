@@ -30,6 +30,7 @@ STAGES: tuple[str, ...] = (
     "evening",
     "end",
 )
+_NEXT: dict[str, str] = dict(zip(STAGES, STAGES[1:], strict=False))
 
 
 class Turn(Step):
@@ -41,7 +42,7 @@ class Turn(Step):
     def advance(self, g: RootState) -> Options:
         seat = self.seat
         while self.stage != "end":
-            stage = self.stage = STAGES[STAGES.index(self.stage) + 1]
+            stage = self.stage = _NEXT[self.stage]
             child: Step | None = None
             if stage == "birdsong_cards":
                 g.emit("turn", seat=seat, turn=g.turns, faction=g.faction_of(seat))

@@ -98,7 +98,7 @@ RUIN_SLOT: Slot = (None, RUIN)
 class Woodland:
     """Warriors, buildings, ruins, tokens and the pawn on ``board``; ``copy()`` is cheap."""
 
-    __slots__ = ("_pawn", "_rulers", "_slots", "_tokens", "_warriors", "board")
+    __slots__ = ("_on_map", "_pawn", "_rulers", "_sites", "_slots", "_tokens", "_warriors", "board")
 
     board: Board
     _warriors: list[dict[str, int]]
@@ -108,6 +108,11 @@ class Woodland:
     #: Rule per clearing, computed when asked and forgotten when warriors or buildings change
     #: there (rule is asked for far more often than pieces change).
     _rulers: list[str | None]
+    #: Warriors on the map per faction, kept up to date as they are placed and removed.
+    _on_map: dict[str, int]
+    #: (faction, building kind) -> clearings holding one, computed when asked, forgotten when
+    #: any building is placed or removed.
+    _sites: dict[Slot, tuple[int, ...]]
 
     def __init__(self, board: Board, *, ruins: bool = True) -> None:
         self.board = board
@@ -117,6 +122,8 @@ class Woodland:
         self._tokens = [[] for _ in range(n)]
         self._pawn = None
         self._rulers = [_UNKNOWN] * n
+        self._on_map = {}
+        self._sites = {}
         if ruins:
             for cl in board.clearings:
                 if cl.ruin:
@@ -131,6 +138,8 @@ class Woodland:
         new._tokens = [list(t) for t in self._tokens]
         new._pawn = self._pawn
         new._rulers = list(self._rulers)
+        new._on_map = dict(self._on_map)
+        new._sites = dict(self._sites)
         return new
 
     # -- reading -----------------------------------------------------------------------------
@@ -141,7 +150,17 @@ class Woodland:
         return self._warriors[c].get(faction, 0)
 
     def warriors_on_map(self, faction: str) -> int:
-        return sum(w.get(faction, 0) for w in self._warriors)
+        return self._on_map.get(faction, 0)
+
+    def building_sites(self, faction: str, kind: str) -> tuple[int, ...]:
+        """Clearings holding a ``kind`` building of ``faction``, once per building, ascending."""
+        key = (faction, kind)
+        found = self._sites.get(key)
+        if found is None:
+            found = self._sites[key] = tuple(
+                c for c in CLEARING_IDS for slot in self._slots[c] if slot == key
+            )
+        return found
 
     def buildings(self, c: int) -> tuple[Slot, ...]:
         """Filled slots of clearing ``c`` in placement order, ruins included."""
@@ -277,6 +296,7 @@ class Woodland:
         _positive(count)
         w = self._warriors[c]
         w[faction] = w.get(faction, 0) + count
+        self._on_map[faction] = self._on_map.get(faction, 0) + count
         self._rulers[c] = _UNKNOWN
 
     def remove_warriors(self, faction: str, c: int, count: int = 1) -> None:
@@ -291,6 +311,7 @@ class Woodland:
             del w[faction]
         else:
             w[faction] = have - count
+        self._on_map[faction] -= count
         self._rulers[c] = _UNKNOWN
 
     def add_building(self, faction: str, kind: str, c: int) -> None:
@@ -302,6 +323,7 @@ class Woodland:
             raise ValueError(f"clearing {c} has no open building slot")
         self._slots[c].append((faction, kind))
         self._rulers[c] = _UNKNOWN
+        self._sites.clear()
 
     def remove_building(self, faction: str, kind: str, c: int) -> None:
         _clearing(c)
@@ -310,6 +332,7 @@ class Woodland:
         except ValueError:
             raise ValueError(f"no {faction} {kind} in clearing {c}") from None
         self._rulers[c] = _UNKNOWN
+        self._sites.clear()
 
     def remove_ruin(self, c: int) -> None:
         """Remove the ruin in ``c`` (only when told to, e.g. the last item explored)."""

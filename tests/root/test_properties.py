@@ -40,7 +40,16 @@ def check_invariants(g: RootState) -> None:
     assert kinds["roost"] <= EYRIE_ROOSTS
     for building in ("sawmill", "workshop", "recruiter"):
         assert kinds[building] <= MARQUISE_BUILDINGS_PER_TYPE
+    # The woodland's caches (rule, warriors on the map, building sites) match a fresh count.
+    for faction in (MARQUISE, EYRIE):
+        assert w.warriors_on_map(faction) == sum(w.warriors(faction, c) for c in range(1, 13))
+    for faction, kind in ((EYRIE, "roost"), (MARQUISE, "sawmill"), (MARQUISE, "recruiter")):
+        expected = tuple(
+            c for c in range(1, 13) for slot in w.buildings(c) if slot == (faction, kind)
+        )
+        assert w.building_sites(faction, kind) == expected
     for c in range(1, 13):
+        assert w.ruler(c) == w._compute_ruler(c)
         assert w.free_slots(c) >= 0
         assert sum(1 for r in w.buildings(c) if r[0] == EYRIE and r[1] == "roost") <= 1
     # Wood: supply plus tokens on the map is the eight tokens of the box.
