@@ -143,7 +143,9 @@ class RefereeService(rpc.RefereeServicer):
         )
         settings = MatchSettings(
             game=request.game,
-            config=GameConfig(players=request.players, variant=request.variant or _default_variant(request.game)),
+            config=GameConfig(
+                players=request.players, variant=request.variant or _default_variant(request.game)
+            ),
             seed=request.seed
             if request.HasField("seed")
             else random.SystemRandom().randrange(2**63),

@@ -9,6 +9,7 @@ faction's Daylight, a last Daylight window; Cobbler, the faction's Evening (card
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from games.root.card_effects import CardWindow, better_burrow_bank
@@ -30,7 +31,7 @@ STAGES: tuple[str, ...] = (
     "evening",
     "end",
 )
-_NEXT: dict[str, str] = dict(zip(STAGES, STAGES[1:], strict=False))
+_NEXT: dict[str, str] = dict(pairwise(STAGES))
 
 
 class Turn(Step):
