@@ -14,9 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from games import GameConfig, get_game
-from games.contract import GameState
+from games.contract import Game, GameState
 from games.policies import make_policy
-from games.rumble_nation.positions import decision_scenarios
 from server.app import running_server
 from server.match import Match
 from server.referee import CommandBot, LocalBot, Referee
@@ -119,8 +118,30 @@ def _verdict(match: Match) -> tuple[bool, str]:
     return True, ""
 
 
+def whole_games(game: Game) -> list[GameConfig]:
+    """The whole games a bot plays: the first variant with the fewest players, then each other
+    variant with the most (Rumble Nation: 2-player base, 4-player advanced; Root: both maps)."""
+    found = [GameConfig(game.player_counts[0], game.variants[0])]
+    found += [GameConfig(game.player_counts[-1], v) for v in game.variants[1:]]
+    return found
+
+
+def decision_scenarios(game: str) -> dict[str, GameState]:
+    """Prepared positions that make seat 0 meet the game's rare kinds of decision."""
+    if game == "rumble-nation":
+        from games.rumble_nation.positions import decision_scenarios as rumble_nation
+
+        return dict(rumble_nation())
+    if game == "root":
+        from games.root.positions import decision_scenarios as root
+
+        return dict(root())
+    return {}
+
+
 async def run_battery(battery: Battery, on_check: Callable[[Check], None] | None = None) -> Battery:
     game = get_game(battery.game)
+    first = GameConfig(game.player_counts[0], game.variants[0])
 
     def record(check: Check) -> None:
         battery.checks.append(check)
@@ -128,13 +149,10 @@ async def run_battery(battery: Battery, on_check: Callable[[Check], None] | None
             on_check(check)
 
     async with running_server("127.0.0.1:0") as referee:
-        # 1. A whole 2-player game, then a 4-player advanced one.
-        for players, variant in ((2, "base"), (4, "advanced")) if "games" in battery.only else ():
-            if players not in game.player_counts or variant not in game.variants:
-                continue
-            match, code = await _play(
-                referee, battery, GameConfig(players, variant), seed=11 + players
-            )
+        # 1. Whole games: the smallest first, then each other variant.
+        for index, config in enumerate(whole_games(game) if "games" in battery.only else ()):
+            players, variant = config.players, config.variant
+            match, code = await _play(referee, battery, config, seed=11 + players + index)
             ok, why = _verdict(match)
             record(
                 Check(
@@ -143,7 +161,7 @@ async def run_battery(battery: Battery, on_check: Callable[[Check], None] | None
                     why or f"{match.decisions} decisions",
                 )
             )
-            if players == 2:
+            if index == 0:
                 exit_ok = code == 0
                 record(
                     Check(
@@ -155,9 +173,9 @@ async def run_battery(battery: Battery, on_check: Callable[[Check], None] | None
                     )
                 )
         # 2. Every kind of decision, from prepared positions (four at a time).
-        if battery.game == "rumble-nation" and "kinds" in battery.only:
+        scenarios = decision_scenarios(battery.game) if "kinds" in battery.only else {}
+        if scenarios:
             gate = asyncio.Semaphore(4)
-            scenarios = decision_scenarios()
 
             async def one(name: str) -> tuple[str, bool, str, set[str]]:
                 async with gate:
@@ -165,7 +183,7 @@ async def run_battery(battery: Battery, on_check: Callable[[Check], None] | None
                     match, _ = await _play(
                         referee,
                         battery,
-                        GameConfig(state.n, state.config.variant),
+                        state.config,
                         seed=5,
                         state=state,
                     )
@@ -184,12 +202,12 @@ async def run_battery(battery: Battery, on_check: Callable[[Check], None] | None
             )
         # 3. A stale request to ignore, then a dropped stream to survive.
         if "probe" in battery.only:
-            await _probe(referee, battery, record)
+            await _probe(referee, battery, first, record)
         # 4. A tight clock: every decision within the deadline, no bank.
         if "deadline" in battery.only:
             started = time.monotonic()
             match, _ = await _play(
-                referee, battery, GameConfig(2), seed=31, decision_ms=battery.deadline_ms, bank_ms=0
+                referee, battery, first, seed=31, decision_ms=battery.deadline_ms, bank_ms=0
             )
             ok, why = _verdict(match)
             detail = why or f"{match.decisions} decisions in {time.monotonic() - started:.1f} s"
@@ -197,8 +215,10 @@ async def run_battery(battery: Battery, on_check: Callable[[Check], None] | None
     return battery
 
 
-async def _probe(referee: Referee, battery: Battery, record: Callable[[Check], None]) -> None:
-    match, _ = await _play(referee, battery, GameConfig(2), seed=21, match_class=ProbeMatch)
+async def _probe(
+    referee: Referee, battery: Battery, config: GameConfig, record: Callable[[Check], None]
+) -> None:
+    match, _ = await _play(referee, battery, config, seed=21, match_class=ProbeMatch)
     seat = match.seats[0]
     assert isinstance(seat, RemoteSeat)
     record(

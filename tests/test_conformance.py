@@ -30,6 +30,22 @@ def test_the_example_python_bot_passes_every_check() -> None:
     assert "FAIL" not in result.stdout and "7 passed, 0 failed" in result.stdout
 
 
+def test_the_example_python_bot_passes_the_root_checks_and_meets_rare_kinds() -> None:
+    result = check(
+        "--game",
+        "root",
+        "--only",
+        "games,kinds",
+        "--",
+        sys.executable,
+        str(ROOT / "examples" / "python" / "bot.py"),
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "plays a 2-player autumn game" in result.stdout
+    assert "plays a 2-player winter game" in result.stdout
+    assert "4 passed, 0 failed" in result.stdout
+
+
 @pytest.mark.parametrize(
     ("fault", "group", "failing"),
     [

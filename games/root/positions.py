@@ -133,5 +133,95 @@ __all__ = [
     "MARQUISE_SEAT",
     "Hold",
     "after_setup",
+    "decision_scenarios",
     "position",
 ]
+
+
+def decision_scenarios() -> dict[str, RootState]:
+    """Positions where seat 0 (the Marquise) must soon answer a rare kind of decision: an
+    ambush as defender, a foil as attacker, battle effects, choosing which building to lose,
+    Field Hospitals, each card window, the hand limit. Full games cover the rest, and seat 0
+    plays both factions in a two-game contest. Play goes on from each to the end of the game."""
+    from games.root.battle import Battle
+    from games.root.hand_limit import HandLimit
+
+    found: dict[str, RootState] = {}
+    fox = 1  # Autumn clearing 1 is a fox corner
+    found["ambush"] = position(
+        warriors={fox: {MARQUISE: 2, EYRIE: 3}, 5: {MARQUISE: 1}},
+        hands={MARQUISE: ("ambush_bird_1", "ambush_fox"), EYRIE: ()},
+        current=EYRIE,
+        step=Battle(EYRIE_SEAT, (fox,)),
+    )
+    foil = Battle(MARQUISE_SEAT, (fox,))
+    foil.clearing, foil.defender, foil.ambush, foil.stage = fox, EYRIE_SEAT, "ambush_fox", "foil"
+    found["foil"] = position(
+        warriors={fox: {MARQUISE: 3, EYRIE: 2}},
+        hands={MARQUISE: ("ambush_bird_1",), EYRIE: ("ambush_fox",)},
+        step=foil,
+    )
+    found["attacker_effects"] = position(
+        warriors={fox: {MARQUISE: 3, EYRIE: 2}},
+        hands={MARQUISE: (), EYRIE: ()},
+        crafted={MARQUISE: ("brutal_tactics_1", "armorers_1")},
+        step=Battle(MARQUISE_SEAT, (fox,)),
+    )
+    found["defender_effects"] = position(
+        warriors={fox: {MARQUISE: 2, EYRIE: 3}},
+        hands={MARQUISE: (), EYRIE: ()},
+        crafted={MARQUISE: ("sappers_1",)},
+        current=EYRIE,
+        step=Battle(EYRIE_SEAT, (fox,)),
+    )
+    two_slots = 8  # a fox clearing with two slots
+    found["remove"] = position(
+        warriors={two_slots: {EYRIE: 1}},
+        buildings={two_slots: ((MARQUISE, "workshop"), (MARQUISE, "sawmill"))},
+        tokens={two_slots: ((MARQUISE, "wood"),)},
+        hands={MARQUISE: (), EYRIE: ()},
+        current=EYRIE,
+        step=Battle(EYRIE_SEAT, (two_slots,)),
+    )
+    hospital = position(
+        warriors={fox: {MARQUISE: 3, EYRIE: 1}, 3: {MARQUISE: 1}},
+        tokens={3: ((MARQUISE, "keep"),)},
+        hands={MARQUISE: ("anvil", "ambush_bird_2"), EYRIE: ()},
+        current=EYRIE,
+        hold=True,
+    )
+    hospital.stack = []
+    hospital.remove_warriors(MARQUISE_SEAT, fox, 2, by=EYRIE_SEAT)
+    hospital._settle()
+    found["field_hospitals"] = hospital
+    found["card_windows"] = position(
+        warriors={fox: {MARQUISE: 2, EYRIE: 1}, 2: {MARQUISE: 2}, 5: {MARQUISE: 1}},
+        hands={MARQUISE: ("sword",), EYRIE: ("anvil", "bake_sale")},
+        crafted={
+            MARQUISE: (
+                "royal_claim",
+                "stand_and_deliver_1",
+                "command_warren_1",
+                "tax_collector_1",
+                "codebreakers_1",
+                "cobbler_1",
+            )
+        },
+    )
+    found["hand_limit"] = position(
+        hands={
+            MARQUISE: (
+                "anvil",
+                "sword",
+                "bake_sale",
+                "investments",
+                "ambush_fox",
+                "cobbler_1",
+                "cobbler_2",
+            ),
+            EYRIE: (),
+        },
+        warriors={fox: {MARQUISE: 2}, 3: {EYRIE: 2}},
+        step=HandLimit(MARQUISE_SEAT),
+    )
+    return found

@@ -78,19 +78,23 @@ def built(language: str) -> Path:
 
 
 async def _match(
-    commands: dict[int, list[str]], players: int, variant: str, seed: int
+    commands: dict[int, list[str]],
+    players: int,
+    variant: str,
+    seed: int,
+    game: str = "rumble-nation",
 ) -> list[tuple[Reason, bool, int]]:
     os.environ["CARGO_TARGET_DIR"] = environment()["CARGO_TARGET_DIR"]
     async with running_server() as referee:
         settings = MatchSettings(
-            game="rumble-nation",
+            game=game,
             config=GameConfig(players, variant),
             seed=seed,
             time_control=TimeControl(decision_ms=5000, bank_ms=20_000),
             join_timeout_ms=60_000,
         )
         local = {
-            p: LocalBot(make_policy("random", "rumble-nation", p), "random")
+            p: LocalBot(make_policy("random", game, p), "random")
             for p in range(players)
             if p not in commands
         }
@@ -132,6 +136,20 @@ def test_four_languages_in_one_game() -> None:
     chosen = available[:4]
     commands = {seat: [str(built(language))] for seat, language in enumerate(chosen)}
     seats = asyncio.run(_match(commands, 4, "advanced", seed=11))
+    assert all(
+        reason is Reason.COMPLETED and not forfeited and decisions > 0
+        for reason, forfeited, decisions in seats
+    ), (chosen, seats)
+
+
+def test_two_languages_play_a_root_contest() -> None:
+    """The examples know nothing of Root: options and keys are enough to play it."""
+    available = [language for language in LANGUAGES if not missing_tools(language)]
+    if len(available) < 2:
+        pytest.skip(f"only {len(available)} toolchains installed: {', '.join(available)}")
+    chosen = available[-2:]
+    commands = {seat: [str(built(language))] for seat, language in enumerate(chosen)}
+    seats = asyncio.run(_match(commands, 2, "winter", seed=3, game="root"))
     assert all(
         reason is Reason.COMPLETED and not forfeited and decisions > 0
         for reason, forfeited, decisions in seats

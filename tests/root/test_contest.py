@@ -203,3 +203,23 @@ def test_rt12_vp_never_go_below_zero() -> None:
     assert g.players[EYRIE_SEAT].vp == 0
     g.score(EYRIE_SEAT, 3, "test")
     assert g.players[EYRIE_SEAT].vp == 3
+
+
+def test_decision_scenarios_put_seat_zero_before_each_rare_kind() -> None:
+    from games.root.positions import decision_scenarios
+
+    expected = {
+        "ambush": "battle.ambush",
+        "foil": "battle.foil",
+        "attacker_effects": "battle.attacker_effects",
+        "defender_effects": "battle.defender_effects",
+        "remove": "battle.remove",
+        "field_hospitals": "marquise.field_hospitals",
+        "card_windows": "cards.birdsong",
+        "hand_limit": "hand_limit.discard",
+    }
+    scenarios = decision_scenarios()
+    assert set(scenarios) == set(expected)
+    for name, g in scenarios.items():
+        d = decision(g)
+        assert (d.seat, d.kind) == (0, expected[name]) and len(d.options) >= 2
