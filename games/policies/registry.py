@@ -19,6 +19,10 @@ def _greedy(game: str) -> Callable[[int], Policy]:
         from games.rumble_nation.greedy import GreedyPolicy
 
         return GreedyPolicy
+    if game == "root":
+        from games.root.greedy import GreedyPolicy as RootGreedyPolicy
+
+        return RootGreedyPolicy
     raise UnknownPolicy(f"no greedy policy for {game}")
 
 
