@@ -55,11 +55,9 @@ def battle_clearings(
     """Clearings where ``seat`` has warriors and some enemy has pieces (optionally in ``within``)."""
     w = g.woodland
     faction = g.faction_of(seat)
-    found = []
-    for c in within if within is not None else range(1, 13):
-        if w.warriors(faction, c) and any(g.has_pieces(e, c) for e in g.enemies(seat)):
-            found.append(c)
-    return tuple(found)
+    where = within if within is not None else range(1, 13)
+    # Every other faction is an enemy (no alliances among the base factions).
+    return tuple(c for c in where if w.warriors(faction, c) and w.has_other_pieces(faction, c))
 
 
 def _crafted(g: RootState, seat: int, effect: str) -> str | None:

@@ -138,7 +138,7 @@ def buildings_on_map(g: RootState) -> dict[str, int]:
 
 
 def wood_at(g: RootState, c: int) -> int:
-    return g.woodland.tokens(c).count((MARQUISE, WOOD))
+    return g.woodland.count_tokens(MARQUISE, WOOD, c)
 
 
 def _ruled(g: RootState) -> list[bool]:
@@ -161,11 +161,14 @@ def _connected(g: RootState, start: int, ruled: list[bool]) -> list[int]:
     return seen
 
 
-def _wood_by_region(g: RootState, ruled: list[bool]) -> list[int]:
-    """For each ruled clearing, the wood reachable from it through ruled clearings (0 else)."""
-    reach = [0] * (len(CLEARING_IDS) + 1)
-    for c in CLEARING_IDS:
-        if ruled[c] and not reach[c]:
+def _wood_by_region(
+    g: RootState, ruled: list[bool], starts: list[int] | tuple[int, ...] = CLEARING_IDS
+) -> list[int]:
+    """For each ruled clearing of ``starts`` (and its region), the wood reachable from it
+    through ruled clearings (-1 where not traced)."""
+    reach = [-1] * (len(CLEARING_IDS) + 1)
+    for c in starts:
+        if ruled[c] and reach[c] < 0:
             region = _connected(g, c, ruled)
             total = sum(wood_at(g, r) for r in region)
             for r in region:
@@ -200,7 +203,7 @@ def build_sites(
     ]
     if not open_ruled or not costs or min(costs) > MARQUISE_WOOD_TOKENS - _board(g, seat).wood:
         return {}  # not enough wood on the whole map: no need to trace the regions
-    reach = _wood_by_region(g, ruled)
+    reach = _wood_by_region(g, ruled, open_ruled)
     sites: dict[str, list[int]] = {}
     for kind in BUILDING_TYPES:
         on_map = len(built[kind])
@@ -249,11 +252,7 @@ def _recruit_sites(
 def _can_battle(g: RootState, seat: int) -> bool:
     """Whether some clearing has Marquise warriors and enemy pieces (cheap ``battle_clearings``)."""
     w = g.woodland
-    enemies = g.enemies(seat)
-    for c in CLEARING_IDS:
-        if w.warriors(MARQUISE, c) and any(g.has_pieces(e, c) for e in enemies):
-            return True
-    return False
+    return any(w.warriors(MARQUISE, c) and w.has_other_pieces(MARQUISE, c) for c in CLEARING_IDS)
 
 
 def _can_move(g: RootState, ruled: list[bool]) -> bool:

@@ -184,6 +184,24 @@ class Woodland:
                 found.append(kind)
         return found
 
+    def has_other_pieces(self, faction: str, c: int) -> bool:
+        """Whether any faction other than ``faction`` has a warrior, building or token in
+        ``c`` (ruins belong to no one)."""
+        if not 0 < c < 13:
+            _clearing(c)
+        warriors = self._warriors[c]
+        if len(warriors) > 1 or (warriors and faction not in warriors):
+            return True
+        for owner, _ in self._slots[c]:
+            if owner is not None and owner != faction:
+                return True
+        return any(owner != faction for owner, _ in self._tokens[c])
+
+    def count_tokens(self, faction: str, kind: str, c: int) -> int:
+        if not 0 < c < 13:
+            _clearing(c)
+        return self._tokens[c].count((faction, kind))
+
     def has_pieces(self, faction: str, c: int) -> bool:
         """Whether ``faction`` has any warrior, building or token in ``c``."""
         if not 0 < c < 13:
