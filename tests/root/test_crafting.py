@@ -6,6 +6,9 @@ factions' own pieces (workshops, roosts) are tested with each faction.
 
 from __future__ import annotations
 
+import pytest
+
+from games.root.cards import CARD_BY_ID, standard_deck
 from games.root.crafting import Craft, payments
 from games.root.maps import AUTUMN, clearings_of_suit
 from games.root.positions import EYRIE, EYRIE_SEAT, MARQUISE, MARQUISE_SEAT, position
@@ -131,3 +134,52 @@ def test_eyrie_craft_of_an_item_scores_one_under_disdain_for_trade() -> None:
     leader = dict(g.players[EYRIE_SEAT].board.public())["leader"]
     expected = 3 if leader == "builder" else 1
     assert g.players[EYRIE_SEAT].vp == expected
+
+
+def _pieces_for(cost: tuple[str, ...]) -> dict[str, int]:
+    pieces = {"fox": 0, "rabbit": 0, "mouse": 0}
+    for icon in cost:
+        pieces["fox" if icon == "any" else icon] += 1
+    return pieces
+
+
+@pytest.mark.parametrize(
+    "card_id", [c.id for c in standard_deck(2) if c.kind == "item"], ids=lambda c: c
+)
+def test_every_item_card_gives_its_item_and_printed_vp(card_id: str) -> None:
+    card = CARD_BY_ID[card_id]
+    g = craft_position(_pieces_for(card.cost), (card_id,))
+    assert keys(g) == [f"craft:{card_id}", "done"]
+    choose(g, f"craft:{card_id}")
+    player = g.players[MARQUISE_SEAT]
+    assert player.items == [card.item] and player.vp == card.vp
+    assert card_id in g.discard and card_id not in player.hand
+
+
+@pytest.mark.parametrize(
+    "card_id", [c.id for c in standard_deck(2) if c.kind == "persistent"], ids=lambda c: c
+)
+def test_every_persistent_card_goes_to_the_play_area(card_id: str) -> None:
+    card = CARD_BY_ID[card_id]
+    g = craft_position(_pieces_for(card.cost), (card_id,))
+    choose(g, keys(g)[0])
+    assert g.players[MARQUISE_SEAT].crafted == [card_id]
+    assert card_id not in g.discard
+
+
+@pytest.mark.parametrize("suit", ["fox", "rabbit", "mouse"])
+def test_every_favor_clears_its_suit_only(suit: str) -> None:
+    favor_id = {"fox": "favor_of_the_foxes", "rabbit": "favor_of_the_rabbits"}.get(
+        suit, "favor_of_the_mice"
+    )
+    warriors = {c.id: {EYRIE: 1} for c in AUTUMN.clearings}
+    g = craft_position({suit: 3}, (favor_id,), warriors=warriors)
+    choose(g, f"craft:{favor_id}")
+    for c in AUTUMN.clearings:
+        expected = 0 if c.suit == suit else 1
+        assert g.woodland.warriors(EYRIE, c.id) == expected, c.id
+
+
+def test_cards_that_cannot_be_crafted_are_never_offered() -> None:
+    g = craft_position({"fox": 3, "rabbit": 3, "mouse": 3}, ("ambush_fox", "ambush_bird_1"))
+    assert decision(g).kind != "craft.card" or keys(g) == ["done"]
