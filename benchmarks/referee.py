@@ -342,23 +342,34 @@ class BotReport:
     captured: list[bytes]
 
 
+#: What case (b) plays, per ``--game``: (variant, players).
+GAME_SETUPS: dict[str, tuple[str, int]] = {"rumble-nation": ("base", 4), "root": ("autumn", 2)}
+
+
 def referee_bots(
     core: int | None,
     address: str,
     matches: int,
     warmup_s: float,
     seconds: float,
+    game: str,
     control: Control,
     out: Any,
 ) -> None:
-    """Process B of case (b): ``matches`` concurrent matches of four trivial bots each."""
+    """Process B of case (b): ``matches`` concurrent matches of trivial bots."""
     pin_to(core)
-    report = asyncio.run(_referee_bots(core, address, matches, warmup_s, seconds, control))
+    report = asyncio.run(_referee_bots(core, address, matches, warmup_s, seconds, game, control))
     out.put(("done", report))
 
 
 async def _referee_bots(
-    core: int | None, address: str, matches: int, warmup_s: float, seconds: float, control: Control
+    core: int | None,
+    address: str,
+    matches: int,
+    warmup_s: float,
+    seconds: float,
+    game: str,
+    control: Control,
 ) -> BotReport:
     import grpc
 
@@ -408,9 +419,9 @@ async def _referee_bots(
             next_seed += 1
             created = await stub.CreateMatch(
                 pb.CreateMatchRequest(
-                    game="rumble-nation",
-                    variant="base",
-                    players=4,
+                    game=game,
+                    variant=GAME_SETUPS[game][0],
+                    players=GAME_SETUPS[game][1],
                     seed=seed,
                     time_control=pb.TimeControl(decision_ms=DECISION_MS, bank_ms=BANK_MS),
                     join_timeout_ms=DECISION_MS,
@@ -534,6 +545,9 @@ def main() -> int:
     parser.add_argument(
         "--profile", metavar="FILE", help="case (b) only, with cProfile on A; write pstats to FILE"
     )
+    parser.add_argument(
+        "--game", choices=sorted(GAME_SETUPS), default="rumble-nation", help="what (b) plays"
+    )
     args = parser.parse_args()
     if args.seconds <= 0 or args.streams <= 0 or args.warmup < 0:
         parser.error("--seconds and --streams must be positive, --warmup not negative")
@@ -566,7 +580,7 @@ def main() -> int:
         referee_server,
         (args.profile,),
         referee_bots,
-        (args.streams, args.warmup, args.seconds),
+        (args.streams, args.warmup, args.seconds, args.game),
         cores,
         budget,
     )
@@ -590,7 +604,12 @@ def main() -> int:
     if raw is not None:
         rows.append(("(a) raw grpc.aio bidi ping-pong", raw[0], raw[1]))
     rows.append(
-        (f"(b) referee, {args.streams} x Rumble Nation 4p base", ref_server, ref_bots.window)
+        (
+            f"(b) referee, {args.streams} x {args.game} "
+            f"{GAME_SETUPS[args.game][1]}p {GAME_SETUPS[args.game][0]}",
+            ref_server,
+            ref_bots.window,
+        )
     )
     print(
         f"{'case':<40}{'decisions/s':>12}{'1 s slices':>16}"

@@ -15,6 +15,8 @@ def _p(seat: int) -> str:
 
 def _card(card_id: str) -> str:
     card = CARD_BY_ID.get(card_id)
+    if card is None and card_id.startswith("loyal_vizier"):
+        return "Loyal Vizier (bird)"
     return f"{card.name} ({card.suit})" if card else card_id
 
 
