@@ -1,0 +1,52 @@
+"""The greedy policy: score every option of a decision and take the best.
+
+Which rules score a decision is looked up by its kind (``battle.clearing``, ``eyrie.order``...)
+in the tables of the rule modules; a kind with no rules scores every option alike. Ties are
+broken by the policy's own seeded generator, so it is deterministic given its seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from games.contract import Option
+from games.policies.base import DecisionContext
+from games.root.greedy import battle, cards, eyrie, marquise, moves
+from games.root.greedy.turn import Scorer, Turn
+from games.root.view import RootView
+
+#: Decision kind -> the rule that scores its options.
+SCORERS: dict[str, Scorer] = {
+    **cards.SCORERS,
+    **battle.SCORERS,
+    **moves.SCORERS,
+    **marquise.SCORERS,
+    **eyrie.SCORERS,
+}
+
+
+def scores(turn: Turn, kind: str, options: Sequence[Option]) -> list[float]:
+    """One score per option (all 0.0 for a kind without rules)."""
+    scorer = SCORERS.get(kind)
+    if scorer is None:
+        return [0.0] * len(options)
+    return [float(v) for v in scorer(turn, options)]
+
+
+class GreedyPolicy:
+    """Rule-based play for both factions (see the package docstring)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, ctx: DecisionContext) -> int:
+        decision = ctx.decision
+        options = decision.options
+        if len(options) == 1:
+            return 0
+        view: RootView = ctx.observation
+        values = scores(Turn(view, ctx.seat), decision.kind, options)
+        best = max(values)
+        ties = [i for i, v in enumerate(values) if v >= best - 1e-9]
+        return ties[0] if len(ties) == 1 else self._rng.choice(ties)
