@@ -36,10 +36,13 @@ class ObservationEncoder:
         self._rumble_nation = (
             rumble_nation.ViewEncoder(target.rumble_nation) if game == "rumble-nation" else None
         )
+        self._root = root.ViewEncoder(target.root) if game == "root" else None
 
     def encode(self, view: Any) -> None:
         if self._rumble_nation is not None:
             self._rumble_nation.encode(view)
+        elif self._root is not None:
+            self._root.encode(view)
         else:
             self.target.CopyFrom(observation_to_proto(self.game, view))
 

@@ -89,6 +89,59 @@ def view_to_proto(view: RootView) -> pb.RootObservation:
     return msg
 
 
+class ViewEncoder:
+    """Encodes successive views of one seat, rebuilding only the clearings, players and steps
+    that changed (between two decisions of a seat usually one or two clearings change). The
+    result always equals ``view_to_proto(view)`` (tested)."""
+
+    def __init__(self, target: pb.RootObservation | None = None) -> None:
+        """``target``: a message (e.g. inside a reused request) to keep up to date in place."""
+        self._message = target if target is not None else pb.RootObservation()
+        self._last: RootView | None = None
+
+    def encode(self, view: RootView) -> pb.RootObservation:
+        message, last = self._message, self._last
+        self._last = view
+        if (
+            last is None
+            or len(view.clearings) != len(last.clearings)
+            or len(view.players) != len(last.players)
+        ):
+            message.CopyFrom(view_to_proto(view))
+            return message
+        for index, (clearing, before) in enumerate(
+            zip(view.clearings, last.clearings, strict=True)
+        ):
+            if clearing != before:
+                message.clearings[index].CopyFrom(_clearing(clearing))
+        for index, (player, before_p) in enumerate(zip(view.players, last.players, strict=True)):
+            if player != before_p:
+                message.players[index].CopyFrom(_player(player))
+        if view.viewer is None:
+            message.ClearField("viewer")
+        else:
+            message.viewer = view.viewer
+        message.map, message.game_number, message.games = view.map, view.game_number, view.games
+        if view.results != last.results:
+            del message.results[:]
+            message.results.extend(pb.RootGameResult(vp=r) for r in view.results)
+        message.current, message.turn, message.deck_count = view.current, view.turn, view.deck_count
+        if view.discard != last.discard:
+            message.discard[:] = view.discard
+        if view.item_supply != last.item_supply:
+            del message.item_supply[:]
+            message.item_supply.extend(
+                pb.RootItemCount(item=i, count=n) for i, n in view.item_supply
+            )
+        if view.active != last.active:
+            del message.active[:]
+            message.active.extend(
+                pb.RootStep(name=s.name, stage=s.stage, seat=s.seat, fields=dict(s.fields))
+                for s in view.active
+            )
+        return message
+
+
 def view_from_proto(msg: pb.RootObservation) -> RootView:
     return RootView(
         viewer=msg.viewer if msg.HasField("viewer") else None,

@@ -9,6 +9,7 @@ import pytest
 from games import GameConfig
 from games.root import GAME
 from kassen import wire
+from kassen.wire.root import ViewEncoder, view_to_proto
 
 
 @pytest.mark.parametrize("board", ["autumn", "winter"])
@@ -16,6 +17,7 @@ def test_root_views_and_options_round_trip(board: str) -> None:
     kinds: set[str] = set()
     for seed in range(3):
         state = GAME.new(GameConfig(2, board, {"games": 1}), seed)
+        encoders = [ViewEncoder(), ViewEncoder()]
         rng = random.Random(seed)
         while state.pending():
             decision = state.pending()[0]
@@ -26,6 +28,9 @@ def test_root_views_and_options_round_trip(board: str) -> None:
                 view = state.observe(seat)
                 message = wire.observation_to_proto(GAME.name, view)
                 assert wire.observation_from_proto(message) == view
+            # The referee's incremental encoder gives the same message as a full encoding.
+            view = state.observe(decision.seat)
+            assert encoders[decision.seat].encode(view) == view_to_proto(view)
             state.apply(decision.seat, rng.randrange(len(decision.options)))
     assert {"marquise.action", "eyrie.decree_column", "move.count"} <= kinds
 
