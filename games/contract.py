@@ -140,6 +140,22 @@ class GameState(ABC):
         return hashlib.sha256(repr(self.canonical()).encode()).hexdigest()[:16]
 
 
+def answered(pending: tuple[Decision, ...], seat: int, option_index: int) -> Decision:
+    """The decision ``seat`` answers with ``option_index``; :class:`IllegalDecision` naming
+    the problem if the game is over, it is not that seat's decision or the index is out of
+    range. Turn-based engines call this first in ``apply``."""
+    if not pending:
+        raise IllegalDecision("the game is over")
+    decision = pending[0]
+    if seat != decision.seat:
+        raise IllegalDecision(f"seat {seat} is not to decide now (seat {decision.seat} is)")
+    if not 0 <= option_index < len(decision.options):
+        raise IllegalDecision(
+            f"option {option_index} out of range (0..{len(decision.options) - 1})"
+        )
+    return decision
+
+
 class Game(Protocol):
     """A registered game: its names, what it supports, and how to start one."""
 

@@ -15,9 +15,9 @@ from games.contract import (
     Event,
     GameConfig,
     GameState,
-    IllegalDecision,
     Option,
     Outcome,
+    answered,
 )
 from games.rng import below, shuffle
 from games.rumble_nation import options as opt
@@ -149,16 +149,7 @@ class RumbleNationState(GameState):
         return self._pending
 
     def apply(self, seat: int, option_index: int) -> tuple[Event, ...]:
-        pending = self._pending
-        if not pending:
-            raise IllegalDecision("the game is over")
-        decision = pending[0]
-        if seat != decision.seat:
-            raise IllegalDecision(f"seat {seat} is not to decide now (seat {decision.seat} is)")
-        if not 0 <= option_index < len(decision.options):
-            raise IllegalDecision(
-                f"option {option_index} out of range (0..{len(decision.options) - 1})"
-            )
+        decision = answered(self._pending, seat, option_index)
         self.history.append((seat, option_index))
         self._events = []
         self._choose(decision.options[option_index].value)
