@@ -120,6 +120,14 @@ class EyrieBoard(FactionBoard):
     def canonical(self) -> tuple[Any, ...]:
         return (self.leader, self.deposed, self.decree)
 
+    @classmethod
+    def from_public(cls, values: dict[str, Any]) -> EyrieBoard:
+        board = cls()
+        board.leader = str(values["leader"])
+        board.deposed = tuple(values["deposed"])
+        board.decree = tuple(tuple(values[f"decree_{name}"]) for name in DECREE_COLUMNS)
+        return board
+
     def public(self) -> dict[str, Any]:
         """All of it: the leaders and the Decree are face up (``decree_recruit``...)."""
         found: dict[str, Any] = {"leader": self.leader, "deposed": self.deposed}

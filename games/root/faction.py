@@ -33,6 +33,12 @@ class FactionBoard:
         """Everything on this board that every seat may see."""
         raise NotImplementedError
 
+    @classmethod
+    def from_public(cls, values: dict[str, Any]) -> FactionBoard:
+        """The board again from ``public()`` (all faction boards are public in the base game):
+        what lets a bot rebuild a playable position from its observation."""
+        raise NotImplementedError
+
 
 class Faction:
     """The rules of one faction. Instances are stateless; state lives in ``FactionBoard``."""

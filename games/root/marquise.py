@@ -96,6 +96,10 @@ class MarquiseBoard(FactionBoard):
     def canonical(self) -> tuple[Any, ...]:
         return (self.wood, self.keep)
 
+    @classmethod
+    def from_public(cls, values: dict[str, Any]) -> MarquiseBoard:
+        return cls(int(values["wood"]), int(values["keep"]))
+
     def public(self) -> dict[str, Any]:
         """Wood in supply, the keep's clearing (0: none) and whether the keep is still in play."""
         return {"wood": self.wood, "keep": self.keep, "keep_in_game": self.keep != 0}

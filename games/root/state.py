@@ -101,7 +101,7 @@ class RootState(GameState):
             faction_board = self.faction_rules[faction].new_board()
             self.players.append(Player(seat, faction, faction_board))
         self.seat_of: dict[str, int] = {p.faction: p.seat for p in self.players}
-        self.current = (self.first_starter + shift) % self.n
+        self.current = self.start_seat = (self.first_starter + shift) % self.n
         self.turns = 0
         self.winner: int | None = None
         self.stack: list[Step] = []
@@ -168,6 +168,13 @@ class RootState(GameState):
             else:
                 self._pending = (Decision(top.seat, top.kind(), options),)
                 return
+
+    @classmethod
+    def from_view(cls, view: Any, seed: int) -> RootState:
+        """A playable position from one seat's observation (see ``rebuild.py``)."""
+        from games.root.rebuild import from_view
+
+        return from_view(view, seed)
 
     def begin(self, step: Step | None) -> None:
         """Play on from ``step`` alone (or from the current seat's turn): for hand-built

@@ -37,6 +37,8 @@ class PlayerView(NamedTuple):
     hand: tuple[str, ...]
     crafted: tuple[str, ...]
     items: tuple[str, ...]
+    #: Once-per-turn effects already used this turn (effect ids).
+    used: tuple[str, ...]
     warriors_in_supply: int
     #: The faction board's public values (see the faction module), as (name, value) pairs.
     board: tuple[tuple[str, Any], ...]
@@ -45,10 +47,14 @@ class PlayerView(NamedTuple):
 class StepView(NamedTuple):
     """One step in progress, outermost first: e.g. a turn, a march, a battle."""
 
+    #: The step's class (e.g. ``Battle``, ``Move``, ``Daylight``), for rebuilding a position.
+    step: str
+    #: The first part of its decision kinds (e.g. ``battle``).
     name: str
     stage: str
     seat: int
-    fields: tuple[tuple[str, str], ...]
+    #: Its other fields: ints, strings, flags, or tuples of ints or of strings.
+    fields: tuple[tuple[str, Any], ...]
 
 
 class RootView(NamedTuple):
@@ -59,6 +65,10 @@ class RootView(NamedTuple):
     games: int
     #: VP per seat in each finished game of the contest.
     results: tuple[tuple[int, ...], ...]
+    #: (winner, turns the game took) of each finished game (for the tiebreak, RT3).
+    winners: tuple[tuple[int, int], ...]
+    #: The seat that started the current game.
+    start_seat: int
     current: int
     turn: int
     clearings: tuple[ClearingView, ...]
@@ -81,12 +91,6 @@ def _clearing(g: RootState, c: int) -> ClearingView:
     )
 
 
-def _plain(value: Any) -> str:
-    if isinstance(value, tuple):
-        return ",".join(_plain(v) for v in value)
-    return str(value)
-
-
 def observe(g: RootState, seat: int | None) -> RootView:
     players = tuple(
         PlayerView(
@@ -97,6 +101,7 @@ def observe(g: RootState, seat: int | None) -> RootView:
             tuple(p.hand) if p.seat == seat else (),
             tuple(p.crafted),
             tuple(p.items),
+            p.used,
             g.warriors_in_supply(p.seat),
             tuple(sorted(p.board.public().items())),
         )
@@ -104,14 +109,11 @@ def observe(g: RootState, seat: int | None) -> RootView:
     )
     active = tuple(
         StepView(
+            type(step).__name__,
             step.name,
             step.stage,
             step.seat,
-            tuple(
-                (k, _plain(v))
-                for k, v in sorted(step.fields().items())
-                if k not in ("seat", "stage")
-            ),
+            tuple((k, v) for k, v in sorted(step.fields().items()) if k not in ("seat", "stage")),
         )
         for step in g.stack
     )
@@ -121,6 +123,8 @@ def observe(g: RootState, seat: int | None) -> RootView:
         g.game_number,
         g.games,
         tuple(g.results),
+        tuple(g.winners),
+        g.start_seat,
         g.current,
         g.turns,
         tuple(_clearing(g, c) for c in range(1, 13)),

@@ -352,6 +352,12 @@ class Woodland:
         self._rulers[c] = _UNKNOWN
         self._sites.clear()
 
+    def add_ruin(self, c: int) -> None:
+        """Put a ruin in an open slot of ``c`` (setup does this itself; for rebuilt positions)."""
+        if self.free_slots(c) <= 0:
+            raise ValueError(f"clearing {c} has no open building slot")
+        self._slots[c].append(RUIN_SLOT)
+
     def remove_ruin(self, c: int) -> None:
         """Remove the ruin in ``c`` (only when told to, e.g. the last item explored)."""
         _clearing(c)

@@ -41,6 +41,8 @@ class RootObservation(_message.Message):
     DISCARD_FIELD_NUMBER: _builtins.int
     ITEM_SUPPLY_FIELD_NUMBER: _builtins.int
     ACTIVE_FIELD_NUMBER: _builtins.int
+    WINNERS_FIELD_NUMBER: _builtins.int
+    START_SEAT_FIELD_NUMBER: _builtins.int
     viewer: _builtins.int
     """The seat this view is for; unset for spectators."""
     map: _builtins.str
@@ -53,6 +55,8 @@ class RootObservation(_message.Message):
     turn: _builtins.int
     """Turns started in this game."""
     deck_count: _builtins.int
+    start_seat: _builtins.int
+    """The seat that started the current game."""
     @_builtins.property
     def results(self) -> _containers.RepeatedCompositeFieldContainer[Global___RootGameResult]:
         """VP per seat in each finished game."""
@@ -77,6 +81,10 @@ class RootObservation(_message.Message):
     def active(self) -> _containers.RepeatedCompositeFieldContainer[Global___RootStep]:
         """The steps in progress, outermost first (a turn, an action, a battle...)."""
 
+    @_builtins.property
+    def winners(self) -> _containers.RepeatedCompositeFieldContainer[Global___RootWin]:
+        """The winner of each finished game and the turns it took (ties in total go to the faster win)."""
+
     def __init__(
         self,
         *,
@@ -93,16 +101,40 @@ class RootObservation(_message.Message):
         discard: _abc.Iterable[_builtins.str] | None = ...,
         item_supply: _abc.Iterable[Global___RootItemCount] | None = ...,
         active: _abc.Iterable[Global___RootStep] | None = ...,
+        winners: _abc.Iterable[Global___RootWin] | None = ...,
+        start_seat: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "viewer", b"viewer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "active", b"active", "clearings", b"clearings", "current", b"current", "deck_count", b"deck_count", "discard", b"discard", "game_number", b"game_number", "games", b"games", "item_supply", b"item_supply", "map", b"map", "players", b"players", "results", b"results", "turn", b"turn", "viewer", b"viewer"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "active", b"active", "clearings", b"clearings", "current", b"current", "deck_count", b"deck_count", "discard", b"discard", "game_number", b"game_number", "games", b"games", "item_supply", b"item_supply", "map", b"map", "players", b"players", "results", b"results", "start_seat", b"start_seat", "turn", b"turn", "viewer", b"viewer", "winners", b"winners"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__viewer: _TypeAlias = _typing.Literal["viewer"]  # noqa: Y015
     _WhichOneofArgType__viewer: _TypeAlias = _typing.Literal["_viewer", b"_viewer"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType__viewer) -> _WhichOneofReturnType__viewer | None: ...
 
 Global___RootObservation: _TypeAlias = RootObservation  # noqa: Y015
+
+@_typing.final
+class RootWin(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    TURNS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    turns: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        turns: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "turns", b"turns"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RootWin: _TypeAlias = RootWin  # noqa: Y015
 
 @_typing.final
 class RootGameResult(_message.Message):
@@ -224,6 +256,7 @@ class RootPlayer(_message.Message):
     ITEMS_FIELD_NUMBER: _builtins.int
     WARRIORS_IN_SUPPLY_FIELD_NUMBER: _builtins.int
     BOARD_FIELD_NUMBER: _builtins.int
+    USED_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     faction: _builtins.str
     vp: _builtins.int
@@ -242,8 +275,12 @@ class RootPlayer(_message.Message):
         """Items crafted."""
 
     @_builtins.property
-    def board(self) -> _containers.RepeatedCompositeFieldContainer[Global___RootBoardValue]:
+    def board(self) -> _containers.RepeatedCompositeFieldContainer[Global___RootValue]:
         """The faction board's public values, by name (see docs/games/root.md for each faction)."""
+
+    @_builtins.property
+    def used(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Once-per-turn effects already used this turn (e.g. "tax_collector")."""
 
     def __init__(
         self,
@@ -256,19 +293,20 @@ class RootPlayer(_message.Message):
         crafted: _abc.Iterable[_builtins.str] | None = ...,
         items: _abc.Iterable[_builtins.str] | None = ...,
         warriors_in_supply: _builtins.int = ...,
-        board: _abc.Iterable[Global___RootBoardValue] | None = ...,
+        board: _abc.Iterable[Global___RootValue] | None = ...,
+        used: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["board", b"board", "crafted", b"crafted", "faction", b"faction", "hand", b"hand", "hand_count", b"hand_count", "items", b"items", "seat", b"seat", "vp", b"vp", "warriors_in_supply", b"warriors_in_supply"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["board", b"board", "crafted", b"crafted", "faction", b"faction", "hand", b"hand", "hand_count", b"hand_count", "items", b"items", "seat", b"seat", "used", b"used", "vp", b"vp", "warriors_in_supply", b"warriors_in_supply"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RootPlayer: _TypeAlias = RootPlayer  # noqa: Y015
 
 @_typing.final
-class RootBoardValue(_message.Message):
-    """One public value of a faction board: a number, a flag, a name or a list of names."""
+class RootValue(_message.Message):
+    """A named value: a number, a flag, a text, a list of numbers or names, or lists of names."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -278,6 +316,7 @@ class RootBoardValue(_message.Message):
     TEXT_FIELD_NUMBER: _builtins.int
     NAMES_FIELD_NUMBER: _builtins.int
     LISTS_FIELD_NUMBER: _builtins.int
+    NUMBERS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     number: _builtins.int
     flag: _builtins.bool
@@ -286,6 +325,8 @@ class RootBoardValue(_message.Message):
     def names(self) -> Global___RootNames: ...
     @_builtins.property
     def lists(self) -> Global___RootNameLists: ...
+    @_builtins.property
+    def numbers(self) -> Global___RootNumbers: ...
     def __init__(
         self,
         *,
@@ -295,16 +336,37 @@ class RootBoardValue(_message.Message):
         text: _builtins.str = ...,
         names: Global___RootNames | None = ...,
         lists: Global___RootNameLists | None = ...,
+        numbers: Global___RootNumbers | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["flag", b"flag", "lists", b"lists", "names", b"names", "number", b"number", "text", b"text", "value", b"value"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["flag", b"flag", "lists", b"lists", "names", b"names", "number", b"number", "numbers", b"numbers", "text", b"text", "value", b"value"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["flag", b"flag", "lists", b"lists", "name", b"name", "names", b"names", "number", b"number", "text", b"text", "value", b"value"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["flag", b"flag", "lists", b"lists", "name", b"name", "names", b"names", "number", b"number", "numbers", b"numbers", "text", b"text", "value", b"value"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_value: _TypeAlias = _typing.Literal["number", "flag", "text", "names", "lists"]  # noqa: Y015
+    _WhichOneofReturnType_value: _TypeAlias = _typing.Literal["number", "flag", "text", "names", "lists", "numbers"]  # noqa: Y015
     _WhichOneofArgType_value: _TypeAlias = _typing.Literal["value", b"value"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_value) -> _WhichOneofReturnType_value | None: ...
 
-Global___RootBoardValue: _TypeAlias = RootBoardValue  # noqa: Y015
+Global___RootValue: _TypeAlias = RootValue  # noqa: Y015
+
+@_typing.final
+class RootNumbers(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NUMBERS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def numbers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        numbers: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["numbers", b"numbers"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RootNumbers: _TypeAlias = RootNumbers  # noqa: Y015
 
 @_typing.final
 class RootNames(_message.Message):
@@ -374,39 +436,22 @@ Global___RootItemCount: _TypeAlias = RootItemCount  # noqa: Y015
 class RootStep(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
-    @_typing.final
-    class FieldsEntry(_message.Message):
-        DESCRIPTOR: _descriptor.Descriptor
-
-        KEY_FIELD_NUMBER: _builtins.int
-        VALUE_FIELD_NUMBER: _builtins.int
-        key: _builtins.str
-        value: _builtins.str
-        def __init__(
-            self,
-            *,
-            key: _builtins.str = ...,
-            value: _builtins.str = ...,
-        ) -> None: ...
-        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
-        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
-        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-        def WhichOneof(self, oneof_group: _Never) -> None: ...
-
     NAME_FIELD_NUMBER: _builtins.int
     STAGE_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     FIELDS_FIELD_NUMBER: _builtins.int
+    STEP_FIELD_NUMBER: _builtins.int
     name: _builtins.str
-    """e.g. "turn", "marquise", "battle", "move", "craft"."""
+    """e.g. "turn", "marquise", "battle", "move", "craft": the first part of its decision kinds."""
     stage: _builtins.str
     """e.g. "clearing", "ambush", "count"."""
     seat: _builtins.int
     """The seat deciding in this step."""
+    step: _builtins.str
+    """The engine's step class, e.g. "Battle", "Move", "Daylight" (to rebuild a position)."""
     @_builtins.property
-    def fields(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
-        """The step's public fields as text (e.g. "clearing": "5", "dice": "3,1")."""
+    def fields(self) -> _containers.RepeatedCompositeFieldContainer[Global___RootValue]:
+        """The step's other fields, typed (e.g. clearing = 5, dice = [3, 1], ambush = "ambush_fox")."""
 
     def __init__(
         self,
@@ -414,11 +459,12 @@ class RootStep(_message.Message):
         name: _builtins.str = ...,
         stage: _builtins.str = ...,
         seat: _builtins.int = ...,
-        fields: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        fields: _abc.Iterable[Global___RootValue] | None = ...,
+        step: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["fields", b"fields", "name", b"name", "seat", b"seat", "stage", b"stage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["fields", b"fields", "name", b"name", "seat", b"seat", "stage", b"stage", "step", b"step"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

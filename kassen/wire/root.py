@@ -9,8 +9,9 @@ from games.root.view import ClearingView, PlayerView, RootView, StepView
 from kassen.v1 import root_pb2 as pb
 
 
-def _board_value(name: str, value: Any) -> pb.RootBoardValue:
-    msg = pb.RootBoardValue(name=name)
+def _value(name: str, value: Any) -> pb.RootValue:
+    """A named value of a board or step (int, bool, str, or tuples of them) as a message."""
+    msg = pb.RootValue(name=name)
     if isinstance(value, bool):
         msg.flag = value
     elif isinstance(value, int):
@@ -19,16 +20,17 @@ def _board_value(name: str, value: Any) -> pb.RootBoardValue:
         msg.text = value
     elif isinstance(value, tuple) and value and isinstance(value[0], tuple):
         msg.lists.lists.extend(pb.RootNames(names=[str(v) for v in inner]) for inner in value)
+    elif isinstance(value, tuple) and value and isinstance(value[0], int):
+        msg.numbers.numbers.extend(value)
     elif isinstance(value, tuple):
+        msg.names.SetInParent()
         msg.names.names.extend(str(v) for v in value)
-    elif value is None:
-        msg.text = ""
     else:
-        raise TypeError(f"board value {name}={value!r} has no wire form")
+        raise TypeError(f"value {name}={value!r} has no wire form")
     return msg
 
 
-def _board_from(msg: pb.RootBoardValue) -> tuple[str, Any]:
+def _value_from(msg: pb.RootValue) -> tuple[str, Any]:
     which = msg.WhichOneof("value")
     if which == "flag":
         return msg.name, msg.flag
@@ -36,9 +38,21 @@ def _board_from(msg: pb.RootBoardValue) -> tuple[str, Any]:
         return msg.name, msg.number
     if which == "names":
         return msg.name, tuple(msg.names.names)
+    if which == "numbers":
+        return msg.name, tuple(msg.numbers.numbers)
     if which == "lists":
         return msg.name, tuple(tuple(inner.names) for inner in msg.lists.lists)
     return msg.name, msg.text
+
+
+def _step(s: StepView) -> pb.RootStep:
+    return pb.RootStep(
+        step=s.step,
+        name=s.name,
+        stage=s.stage,
+        seat=s.seat,
+        fields=[_value(k, v) for k, v in s.fields],
+    )
 
 
 def _player(p: PlayerView) -> pb.RootPlayer:
@@ -50,8 +64,9 @@ def _player(p: PlayerView) -> pb.RootPlayer:
         hand=p.hand,
         crafted=p.crafted,
         items=p.items,
+        used=p.used,
         warriors_in_supply=p.warriors_in_supply,
-        board=[_board_value(k, v) for k, v in p.board],
+        board=[_value(k, v) for k, v in p.board],
     )
 
 
@@ -72,6 +87,8 @@ def view_to_proto(view: RootView) -> pb.RootObservation:
         game_number=view.game_number,
         games=view.games,
         results=[pb.RootGameResult(vp=r) for r in view.results],
+        winners=[pb.RootWin(seat=s, turns=t) for s, t in view.winners],
+        start_seat=view.start_seat,
         current=view.current,
         turn=view.turn,
         clearings=[_clearing(c) for c in view.clearings],
@@ -79,10 +96,7 @@ def view_to_proto(view: RootView) -> pb.RootObservation:
         deck_count=view.deck_count,
         discard=view.discard,
         item_supply=[pb.RootItemCount(item=i, count=n) for i, n in view.item_supply],
-        active=[
-            pb.RootStep(name=s.name, stage=s.stage, seat=s.seat, fields=dict(s.fields))
-            for s in view.active
-        ],
+        active=[_step(s) for s in view.active],
     )
     if view.viewer is not None:
         msg.viewer = view.viewer
@@ -122,9 +136,12 @@ class ViewEncoder:
         else:
             message.viewer = view.viewer
         message.map, message.game_number, message.games = view.map, view.game_number, view.games
-        if view.results != last.results:
+        if view.results != last.results or view.winners != last.winners:
             del message.results[:]
             message.results.extend(pb.RootGameResult(vp=r) for r in view.results)
+            del message.winners[:]
+            message.winners.extend(pb.RootWin(seat=s, turns=t) for s, t in view.winners)
+        message.start_seat = view.start_seat
         message.current, message.turn, message.deck_count = view.current, view.turn, view.deck_count
         if view.discard != last.discard:
             message.discard[:] = view.discard
@@ -135,10 +152,7 @@ class ViewEncoder:
             )
         if view.active != last.active:
             del message.active[:]
-            message.active.extend(
-                pb.RootStep(name=s.name, stage=s.stage, seat=s.seat, fields=dict(s.fields))
-                for s in view.active
-            )
+            message.active.extend(_step(s) for s in view.active)
         return message
 
 
@@ -149,6 +163,8 @@ def view_from_proto(msg: pb.RootObservation) -> RootView:
         game_number=msg.game_number,
         games=msg.games,
         results=tuple(tuple(r.vp) for r in msg.results),
+        winners=tuple((w.seat, w.turns) for w in msg.winners),
+        start_seat=msg.start_seat,
         current=msg.current,
         turn=msg.turn,
         clearings=tuple(
@@ -171,8 +187,9 @@ def view_from_proto(msg: pb.RootObservation) -> RootView:
                 tuple(p.hand),
                 tuple(p.crafted),
                 tuple(p.items),
+                tuple(p.used),
                 p.warriors_in_supply,
-                tuple(_board_from(b) for b in p.board),
+                tuple(_value_from(b) for b in p.board),
             )
             for p in msg.players
         ),
@@ -180,7 +197,8 @@ def view_from_proto(msg: pb.RootObservation) -> RootView:
         discard=tuple(msg.discard),
         item_supply=tuple((i.item, i.count) for i in msg.item_supply),
         active=tuple(
-            StepView(s.name, s.stage, s.seat, tuple(sorted(s.fields.items()))) for s in msg.active
+            StepView(s.step, s.name, s.stage, s.seat, tuple(_value_from(f) for f in s.fields))
+            for s in msg.active
         ),
     )
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from games.root.cards import CARD_BY_ID
 from games.root.greedy.map_model import EYRIE, MARQUISE, MapModel, candidate_moves
-from games.root.greedy.turn import Turn
+from games.root.greedy.turn import Turn, text_fields
 from games.root.maps import CLEARING_IDS
 from games.root.suits import BIRD, CLEARING_SUITS
 from games.root.tracks import DECREE_COLUMNS, EYRIE_ROOSTS
@@ -146,7 +146,7 @@ def remaining_decree(turn: Turn) -> Decree | None:
     eyrie = [s for s in turn.view.active if s.name == EYRIE and s.seat == turn.seat]
     if not eyrie or eyrie[-1].stage in ("decree_card", "decree_column", "roost", "corner"):
         return None
-    step = dict(eyrie[-1].fields)
+    step = text_fields(eyrie[-1])
     if "column" not in step:
         return None
     column = int(step["column"])

@@ -12,7 +12,19 @@ from typing import Any
 
 from games.contract import Option
 from games.root.greedy.map_model import EYRIE, MARQUISE, MapModel
-from games.root.view import RootView
+from games.root.view import RootView, StepView
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, tuple):
+        return ",".join(_text(v) for v in value)
+    return str(value)
+
+
+def text_fields(step: StepView) -> dict[str, str]:
+    """A step's fields as text ("" is falsy, "0" is not; tuples comma-joined): the rules read
+    fields this way so that a field holding 0 still counts as present."""
+    return {name: _text(value) for name, value in step.fields}
 
 
 class Turn:
@@ -27,13 +39,13 @@ class Turn:
         self.enemy = EYRIE if self.me == MARQUISE else MARQUISE
         self.board: dict[str, Any] = dict(player.board)
         self.map = MapModel(view)
-        self.fields: dict[str, str] = dict(view.active[-1].fields) if view.active else {}
+        self.fields: dict[str, str] = text_fields(view.active[-1]) if view.active else {}
 
     def field(self, name: str, step: str | None = None) -> str:
         """A field of the innermost step in progress (named ``step``, if given) that has it."""
         for active in reversed(self.view.active):
             if step is None or active.name == step:
-                found = dict(active.fields)
+                found = text_fields(active)
                 if name in found:
                     return found[name]
         return ""

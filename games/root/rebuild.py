@@ -1,0 +1,152 @@
+"""A playable Root position rebuilt from one seat's observation: what a search bot in another
+process (or language, through the SDK) plans with.
+
+Everything in a ``RootView`` is public except the other hands and the deck's order, so the
+rebuilt state is exact but for those: the cards the seat cannot see are dealt again from
+``seed`` (as ``RootState.determinize`` does, ruling RT6), and future chance comes from ``seed``
+too. The steps in progress are rebuilt from their class names and typed fields.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from games.contract import GameConfig, IllegalDecision
+from games.rng import shuffle
+from games.root.cards import CARD_BY_ID, standard_deck
+from games.root.maps import BOARDS, with_suits
+from games.root.players import Player
+from games.root.state import RootState
+from games.root.steps import Step
+from games.root.view import RootView
+from games.root.woodland import RUIN, Woodland
+
+
+def _step_classes() -> dict[str, type[Step]]:
+    # Imported for their Step subclasses.
+    from games.root import (  # noqa: F401  # noqa: F401
+        battle,
+        card_effects,
+        crafting,
+        eyrie,
+        hand_limit,
+        marquise,
+        moving,
+        positions,
+        turn,
+    )
+
+    found: dict[str, type[Step]] = {}
+    todo: list[type[Step]] = [Step]
+    while todo:
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            found[sub.__name__] = sub
+            todo.append(sub)
+    return found
+
+
+def from_view(view: RootView, seed: int) -> RootState:
+    """A state equal to the real one in everything ``view.viewer`` can see; the other hands and
+    the deck are dealt from the unseen cards, and chance is reseeded, from ``seed``.
+    ``IllegalDecision`` if the view is not a seat's view of a game in progress."""
+    if view.viewer is None:
+        raise IllegalDecision("a spectator's view hides every hand: rebuild from a seat's view")
+    seat = view.viewer
+    n = len(view.players)
+    g = RootState.__new__(RootState)
+    from games.root.factions import FACTION_RULES
+
+    g.faction_rules = FACTION_RULES
+    g.config = GameConfig(n, view.map, {"games": view.games})
+    g.seed = seed
+    g.history = []
+    g.n = n
+    g.rng = random.Random(seed)
+    g.map_name = view.map
+    g.games = view.games
+    g.game_number = view.game_number
+    g.results = list(view.results)
+    g.winners = list(view.winners)
+    g.start_seat = view.start_seat
+    g.first_starter = (view.start_seat - (view.game_number - 1)) % n
+    shift = view.game_number - 1
+    g.first_factions = tuple(view.players[(s - shift) % n].faction for s in range(n))
+    g._events = []
+    g._pending = ()
+    g._outcome = None
+    g.setup_events = ()
+    g.board = with_suits(BOARDS[view.map], {c.id: c.suit for c in view.clearings})
+    g.woodland = _woodland(g, view)
+    g.supply = dict(view.item_supply)
+    g.discard = list(view.discard)
+    g.players = []
+    for p in view.players:
+        rules = FACTION_RULES[p.faction]
+        player = Player(p.seat, p.faction, type(rules.new_board()).from_public(dict(p.board)))
+        player.vp = p.vp
+        player.crafted = list(p.crafted)
+        player.items = list(p.items)
+        player.used = tuple(p.used)
+        g.players.append(player)
+    g.seat_of = {p.faction: p.seat for p in g.players}
+    _deal_unseen(g, view, seat)
+    g.current = view.current
+    g.turns = view.turn
+    g.winner = None
+    classes = _step_classes()
+    g.stack = [_step(classes, s.step, s.stage, s.seat, s.fields) for s in view.active]
+    g._settle()
+    g._events = []
+    return g
+
+
+def _woodland(g: RootState, view: RootView) -> Woodland:
+    w = Woodland(g.board, ruins=False)
+    for c in view.clearings:
+        for faction, count in c.warriors:
+            w.place_warriors(faction, c.id, count)
+        for owner, kind in c.buildings:
+            if kind == RUIN and not owner:
+                w.add_ruin(c.id)
+            else:
+                w.add_building(owner, kind, c.id)
+        for owner, kind in c.tokens:
+            w.add_token(owner, kind, c.id)
+    return w
+
+
+def _deal_unseen(g: RootState, view: RootView, seat: int) -> None:
+    """The seat's own hand as seen; every card not seen anywhere is dealt to the other hands
+    (their sizes are public) and the rest is the deck, shuffled from ``g.rng``."""
+    seen: Counter[str] = Counter(view.players[seat].hand) + Counter(view.discard)
+    for p in g.players:
+        seen += Counter(p.crafted)
+        for name, value in p.board.public().items():
+            if name.startswith("decree_"):
+                seen += Counter(c for c in value if c in CARD_BY_ID)
+    unseen = list((Counter(c.id for c in standard_deck(g.n)) - seen).elements())
+    shuffle(g.rng, unseen)
+    for p, pv in zip(g.players, view.players, strict=True):
+        if p.seat == seat:
+            p.hand = list(pv.hand)
+        else:
+            p.hand, unseen = unseen[: pv.hand_count], unseen[pv.hand_count :]
+    if len(unseen) != view.deck_count:
+        raise IllegalDecision(
+            f"the view does not add up: {len(unseen)} unseen cards for a deck of {view.deck_count}"
+        )
+    g.deck = unseen
+
+
+def _step(classes: dict[str, type[Step]], name: str, stage: str, seat: int, fields: Any) -> Step:
+    cls = classes.get(name)
+    if cls is None:
+        raise IllegalDecision(f"unknown step {name!r} in the view")
+    step = cls.__new__(cls)
+    step.seat, step.stage = seat, stage
+    for field, value in fields:
+        setattr(step, field, value)
+    return step
