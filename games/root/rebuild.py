@@ -26,7 +26,7 @@ from games.root.woodland import RUIN, Woodland
 
 def _step_classes() -> dict[str, type[Step]]:
     # Imported for their Step subclasses.
-    from games.root import (  # noqa: F401  # noqa: F401
+    from games.root import (  # noqa: F401
         battle,
         card_effects,
         crafting,
