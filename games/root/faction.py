@@ -49,6 +49,13 @@ class Faction:
     warriors: ClassVar[int]
     #: Setup order (Law 5.1 step 7: A Marquise, B Eyrie, C Alliance, D Vagabond).
     setup_order: ClassVar[int]
+    #: Whether ``blocks_placement`` is overridden, i.e. can ever say yes (set for each subclass;
+    #: spares ``may_place`` the call for the others).
+    blocks_anything: ClassVar[bool] = False
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls.blocks_anything = cls.blocks_placement is not Faction.blocks_placement
 
     def new_board(self) -> FactionBoard:
         raise NotImplementedError

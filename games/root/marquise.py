@@ -146,8 +146,7 @@ def wood_at(g: RootState, c: int) -> int:
 
 
 def _ruled(g: RootState) -> list[bool]:
-    w = g.woodland
-    return [False] + [w.ruler(c) == MARQUISE for c in CLEARING_IDS]
+    return [r == MARQUISE for r in g.woodland.rulers()]
 
 
 def _connected(g: RootState, start: int, ruled: list[bool]) -> list[int]:

@@ -280,7 +280,10 @@ class RootState(GameState):
     def may_place(self, seat: int, c: int) -> bool:
         """Whether ``seat`` may place pieces in ``c`` (another faction may forbid it)."""
         for other in range(self.n):
-            if other != seat and self.rules(other).blocks_placement(self, other, seat, c):
+            if other == seat:
+                continue
+            rules = self.rules(other)
+            if rules.blocks_anything and rules.blocks_placement(self, other, seat, c):
                 return False
         return True
 

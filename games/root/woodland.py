@@ -56,7 +56,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.root.maps import CLEARING_IDS, Board
+from games.root.maps import BOARDS, CLEARING_IDS, Board
 from games.root.tracks import BUILDING_TYPES
 
 MARQUISE = "marquise"
@@ -218,8 +218,17 @@ class Woodland:
 
     def free_slots(self, c: int) -> int:
         """Open building slots in ``c``: the board's slots less buildings and ruins there."""
-        _clearing(c)
-        return self.board.clearing(c).slots - len(self._slots[c])
+        if not 0 < c < 13:
+            _clearing(c)
+        return _CAPACITY[self.board.name][c] - len(self._slots[c])
+
+    def rulers(self) -> list[str | None]:
+        """``ruler(c)`` for every clearing at once, indexed by clearing id (entry 0 unused)."""
+        rulers = self._rulers
+        for c in CLEARING_IDS:
+            if rulers[c] is _UNKNOWN:
+                rulers[c] = self._compute_ruler(c)
+        return rulers
 
     @property
     def pawn(self) -> int | str | None:
@@ -391,6 +400,10 @@ class Woodland:
 
 
 _UNKNOWN: str | None = "?"
+#: Building slots per clearing id, per board (entry 0 unused): looked up on every build check.
+_CAPACITY: dict[str, tuple[int, ...]] = {
+    b.name: (0, *(cl.slots for cl in b.clearings)) for b in BOARDS.values()
+}
 
 
 def _clearing(c: int) -> None:
