@@ -19,9 +19,14 @@ def move_origins(g: RootState, seat: int, within: tuple[int, ...] | None = None)
     """Clearings ``seat`` can move warriors out of now (optionally only those in ``within``)."""
     w = g.woodland
     faction = g.faction_of(seat)
+    rulers = w.rulers()
+    neighbours = g.board.neighbours
     found = []
     for c in within if within is not None else range(1, 13):
-        if w.warriors(faction, c) and w.move_destinations(faction, c):
+        # Law 4.2.1: rule the origin, or some adjacent destination.
+        if w.warriors(faction, c) and (
+            rulers[c] == faction or any(rulers[n] == faction for n in neighbours[c])
+        ):
             found.append(c)
     return tuple(found)
 

@@ -16,6 +16,7 @@ from games.contract import GameConfig, replay
 from games.root import GAME
 from games.root.cards import standard_deck
 from games.root.items import ITEM_SUPPLY
+from games.root.moving import move_origins
 from games.root.state import RootState
 from games.root.tracks import (
     EYRIE_ROOSTS,
@@ -48,6 +49,12 @@ def check_invariants(g: RootState) -> None:
             c for c in range(1, 13) for slot in w.buildings(c) if slot == (faction, kind)
         )
         assert w.building_sites(faction, kind) == expected
+    for seat in range(g.n):
+        faction = g.faction_of(seat)
+        expected = tuple(
+            c for c in range(1, 13) if w.warriors(faction, c) and w.move_destinations(faction, c)
+        )
+        assert move_origins(g, seat) == expected
     for c in range(1, 13):
         assert w.ruler(c) == w._compute_ruler(c)
         assert w.free_slots(c) >= 0
