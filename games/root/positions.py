@@ -90,8 +90,7 @@ def position(
         g.stack = [Hold(g.current)]
         if step is not None:
             g.push(step)
-        g._events = []
-        g._settle()
+        g.resume()
     else:
         g.begin(step)
     return g
@@ -192,7 +191,7 @@ def decision_scenarios() -> dict[str, RootState]:
     )
     hospital.stack = []
     hospital.remove_warriors(MARQUISE_SEAT, fox, 2, by=EYRIE_SEAT)
-    hospital._settle()
+    hospital.resume()
     found["field_hospitals"] = hospital
     found["card_windows"] = position(
         warriors={fox: {MARQUISE: 2, EYRIE: 1}, 2: {MARQUISE: 2}, 5: {MARQUISE: 1}},

@@ -98,7 +98,7 @@ def from_view(view: RootView, seed: int) -> RootState:
     g.winner = None
     classes = _step_classes()
     g.stack = [_step(classes, s.step, s.stage, s.seat, s.fields) for s in view.active]
-    g._settle()
+    g.resume()
     g._events = []
     return g
 

@@ -188,6 +188,13 @@ class RootState(GameState):
         self._settle()
         self._events = []
 
+    def resume(self) -> tuple[Event, ...]:
+        """Run on to the next decision after a hand-made change to the position (tests,
+        prepared positions); returns the events of that run."""
+        self._events = []
+        self._settle()
+        return tuple(self._events)
+
     def _next_turn(self) -> None:
         from games.root.turn import Turn
 

@@ -52,7 +52,7 @@ def start(c: int, attacker: int = MARQUISE_SEAT, dice: tuple[int, ...] = (), **k
     g = position(hold=True, **kwargs)  # type: ignore[arg-type]
     g.rng = FixedDice(*dice)
     g.push(Battle(attacker, (c,)))
-    g._settle()
+    g.resume()
     return g
 
 

@@ -70,7 +70,7 @@ def test_an_item_not_in_the_supply_cannot_be_crafted() -> None:
     )
     g.supply["hammer"] = 0
     g.stack[-1] = Craft(MARQUISE_SEAT, {"fox": 1, "rabbit": 1})
-    g._settle()
+    g.resume()
     assert keys(g) == ["craft:travel_gear_fox", "done"]
 
 

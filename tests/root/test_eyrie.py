@@ -160,8 +160,7 @@ def position(
 def run(g: RootState, step: Step) -> None:
     """Run ``step`` (above a Hold marker) until its first decision or its end."""
     g.stack = [Hold(step.seat), step]
-    g._events = []
-    g._settle()
+    g.resume()
 
 
 def finished(g: RootState) -> bool:
@@ -619,7 +618,7 @@ def test_re7_rest_then_the_turn_goes_on_to_evening(stub: StubMarquise) -> None:
     g.stack = [Hold(e), turn]
     g._events = []
     g.players[e].hand = []
-    g._settle()
+    g.resume()
     assert finished(g)
     assert g.woodland.buildings(4) == (("eyrie", "roost"),)  # no build: Daylight ended
     assert ("eyrie", "roost") not in g.woodland.buildings(10)

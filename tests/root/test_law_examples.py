@@ -16,7 +16,7 @@ def test_law_4_3_2_equal_rolls_deal_the_same_hits_both_ways() -> None:
     g = position(warriors={5: {MARQUISE: 3, EYRIE: 3}}, hands={MARQUISE: (), EYRIE: ()}, hold=True)
     g.rng = FixedDice(2, 2)
     g.push(Battle(MARQUISE_SEAT, (5,)))
-    g._settle()
+    g.resume()
     assert g.woodland.warriors(MARQUISE, 5) == 1 and g.woodland.warriors(EYRIE, 5) == 1
 
 
@@ -34,7 +34,7 @@ def test_law_6_2_2_pieces_may_be_moved_into_the_keep_but_not_placed() -> None:
     neighbour = g.board.neighbours[keep][0]
     g.woodland.place_warriors(EYRIE, neighbour, 2)
     g.push(Move(EYRIE_SEAT, (neighbour,)))
-    g._settle()
+    g.resume()
     assert decision(g).kind == "move.destination" and f"clearing:{keep}" in keys(g)
     choose(g, f"clearing:{keep}")
     choose(g, "count:2")
@@ -46,7 +46,7 @@ def test_law_7_5_2_an_eyrie_move_moves_at_least_one_warrior() -> None:
     """Decree Move: '(You must move at least one warrior.)' - no zero, no 'done'."""
     g = position(warriors={5: {EYRIE: 3}}, hold=True)
     g.push(Move(EYRIE_SEAT, (5,), optional=False))
-    g._settle()
+    g.resume()
     assert "done" not in keys(g)
     choose(g, keys(g)[0])
     assert keys(g) == ["count:1", "count:2", "count:3"]
@@ -63,7 +63,7 @@ def test_law_2_1_1_birds_are_wild_but_a_bird_cost_needs_a_bird() -> None:
         hold=True,
     )
     g.push(Overwork(MARQUISE_SEAT))
-    g._settle()
+    g.resume()
     # Overwork in a fox clearing: the bird card is the only card that may be spent, so the
     # engine spent it without asking; the rabbit card stays in hand.
     assert g.players[MARQUISE_SEAT].hand == ["bake_sale"]
@@ -76,6 +76,6 @@ def test_law_2_1_1_birds_are_wild_but_a_bird_cost_needs_a_bird() -> None:
     daylight = Daylight(MARQUISE_SEAT)
     daylight.stage, daylight.actions = "action", 0
     g2.push(daylight)
-    g2._settle()
+    g2.resume()
     # No actions left and no bird card: nothing buys an extra action, Daylight just ends.
     assert decision(g2).kind == "hold.start"

@@ -159,7 +159,7 @@ def resume(g: RootState, *steps: Any) -> None:
     """Put ``steps`` on the stack and run the game to its next decision."""
     g.stack.extend(steps)
     g._pending = ()
-    g._settle()
+    g.resume()
 
 
 def daylight(g: RootState, m: int, actions: int = 3) -> Daylight:
