@@ -60,13 +60,6 @@ def battle_clearings(
     return tuple(c for c in where if w.warriors(faction, c) and w.has_other_pieces(faction, c))
 
 
-def _crafted(g: RootState, seat: int, effect: str) -> str | None:
-    for card_id in g.players[seat].crafted:
-        if CARD_BY_ID[card_id].effect == effect:
-            return card_id
-    return None
-
-
 def _ambush_cards(g: RootState, seat: int, c: int) -> list[str]:
     suit = g.clearing_suit(c)
     found = []
@@ -146,7 +139,7 @@ class Battle(Step):
                 c = self.clearing
                 return tuple(seat_option(e) for e in g.enemies(self.attacker) if g.has_pieces(e, c))
             if stage == "ambush":
-                if _crafted(g, self.attacker, "scouting_party") is None:
+                if g.players[self.attacker].crafted_with("scouting_party") is None:
                     cards = _ambush_cards(g, self.defender, self.clearing)
                     if cards:
                         self.seat = self.defender
@@ -253,7 +246,7 @@ class Battle(Step):
         return [
             _EFFECT_OPTION[e]
             for e in effects
-            if f"{seat}:{e}" not in self.used and _crafted(g, seat, e) is not None
+            if f"{seat}:{e}" not in self.used and g.players[seat].crafted_with(e) is not None
         ]
 
     def _use_effect(self, g: RootState, effect: str, seat: int) -> None:
@@ -264,21 +257,14 @@ class Battle(Step):
             self.attacker_extra += 1
             g.score(self.defender, 1, "brutal_tactics")
         elif effect == "sappers":
-            self._discard_crafted(g, seat, effect)
+            g.discard_crafted(seat, effect)
             self.defender_extra += 1
         elif effect == "armorers":
-            self._discard_crafted(g, seat, effect)
+            g.discard_crafted(seat, effect)
             if attacking:
                 self.ignore_defender_rolled = True
             else:
                 self.ignore_attacker_rolled = True
-
-    def _discard_crafted(self, g: RootState, seat: int, effect: str) -> None:
-        card_id = _crafted(g, seat, effect)
-        assert card_id is not None
-        g.players[seat].crafted.remove(card_id)
-        g.discard_card(card_id)
-        g.emit("discard", seat=seat, card=card_id, why=effect)
 
     def _deal(self, g: RootState) -> None:
         """Law 4.3.4: both sides' hits at once; warriors first, then chosen buildings/tokens."""

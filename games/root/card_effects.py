@@ -46,21 +46,13 @@ _USE: dict[str, Option] = {
 }
 
 
-def crafted_effect(g: RootState, seat: int, effect: str) -> str | None:
-    """The card id of ``seat``'s crafted card with ``effect``, if any."""
-    for card_id in g.players[seat].crafted:
-        if CARD_BY_ID[card_id].effect == effect:
-            return card_id
-    return None
-
-
 def _others_with_cards(g: RootState, seat: int) -> tuple[int, ...]:
     return tuple(s for s in g.enemies(seat) if g.players[s].hand)
 
 
 def usable(g: RootState, seat: int, effect: str) -> bool:
     """Whether ``seat`` has crafted ``effect``, has not used it this turn, and it can act."""
-    if effect in g.players[seat].used or crafted_effect(g, seat, effect) is None:
+    if effect in g.players[seat].used or g.players[seat].crafted_with(effect) is None:
         return False
     if effect == "royal_claim":
         return True
@@ -78,7 +70,7 @@ def usable(g: RootState, seat: int, effect: str) -> bool:
 def better_burrow_bank(g: RootState, seat: int) -> None:
     """At start of Birdsong: you and another player each draw a card (RT8: in a two-player game
     the other player is the opponent; with more, the next seat clockwise)."""
-    if crafted_effect(g, seat, "better_burrow_bank") is None:
+    if g.players[seat].crafted_with("better_burrow_bank") is None:
         return
     other = (seat + 1) % g.n
     g.emit("effect", seat=seat, effect="better_burrow_bank", target=other)
@@ -123,10 +115,7 @@ class CardWindow(Step):
         player.used = (*player.used, effect)
         g.emit("effect", seat=seat, effect=effect)
         if effect == "royal_claim":
-            card_id = crafted_effect(g, seat, effect)
-            assert card_id is not None
-            player.crafted.remove(card_id)
-            g.discard_card(card_id)
+            g.discard_crafted(seat, effect)
             g.score(seat, len(g.woodland.ruled_by(g.faction_of(seat))), "royal_claim")
         elif effect == "command_warren":
             g.push(Battle(seat, battle_clearings(g, seat)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.root.cards import CARD_BY_ID
 from games.root.faction import FactionBoard
 
 
@@ -24,6 +25,13 @@ class Player:
         #: Once-per-turn effects already used this turn (effect ids), reset when a turn starts.
         self.used: tuple[str, ...] = ()
         self.board = board
+
+    def crafted_with(self, effect: str) -> str | None:
+        """The card id of the crafted card with ``effect`` (at most one: Law 4.1.4), or None."""
+        for card_id in self.crafted:
+            if CARD_BY_ID[card_id].effect == effect:
+                return card_id
+        return None
 
     def copy(self) -> Player:
         new = Player.__new__(Player)

@@ -329,6 +329,16 @@ class RootState(GameState):
         self.discard_card(card_id)
         self._emit("discard", seat=seat, card=card_id, why=why)
 
+    def discard_crafted(self, seat: int, effect: str) -> None:
+        """Discard ``seat``'s crafted card with ``effect`` (Armorers, Sappers, Royal Claim)."""
+        player = self.players[seat]
+        card_id = player.crafted_with(effect)
+        if card_id is None:
+            raise ValueError(f"seat {seat} has not crafted {effect}")
+        player.crafted.remove(card_id)
+        self.discard_card(card_id)
+        self._emit("discard", seat=seat, card=card_id, why=effect)
+
     def hand_cards(self, seat: int, suit: str | None = None) -> list[str]:
         """Cards in hand; with ``suit``, those that match a clearing of that suit (birds too)."""
         hand = self.players[seat].hand

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from client_sdk import RandomBot, Request, play
+from client_sdk import RandomBot, play
 from games import GameConfig
 from games.root.view import RootView
 from kassen.v1 import referee_pb2 as pb
@@ -19,27 +19,13 @@ from server.app import running_server
 from server.replay import verify_file
 from server.results import Reason
 from server.settings import MatchSettings
+from tests.server.test_end_to_end import RecordingBot
 
 T = TypeVar("T")
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(asyncio.wait_for(coro, 120))
-
-
-class RecordingBot(RandomBot):
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self.requests: list[Request] = []
-        self.events: list[pb.Event] = []
-
-    def choose(self, request: Request) -> int:
-        self.requests.append(request)
-        self.events.extend(request.events)
-        return super().choose(request)
-
-    def on_events(self, events: tuple[pb.Event, ...]) -> None:
-        self.events.extend(events)
 
 
 @pytest.mark.parametrize("board", ["autumn", "winter"])
