@@ -13,7 +13,7 @@ from grpc_reflection.v1alpha import reflection
 from kassen.v1 import referee_pb2, referee_pb2_grpc
 from server.referee import Referee
 from server.service import RefereeService
-from server.settings import MAX_MESSAGE_BYTES
+from server.settings import ServerSettings
 
 SERVICE_NAME = referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name
 
@@ -25,7 +25,7 @@ class AddressInUse(OSError):
 def build_server(referee: Referee) -> grpc.aio.Server:
     server = grpc.aio.server(
         options=[
-            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_receive_message_length", referee.settings.max_message_bytes),
             ("grpc.max_concurrent_streams", 1000),
             ("grpc.so_reuseport", 0),
         ]
@@ -47,13 +47,15 @@ def build_server(referee: Referee) -> grpc.aio.Server:
 
 @contextlib.asynccontextmanager
 async def running_server(
-    address: str = "127.0.0.1:0", replay_dir: Path | None = None
+    address: str = "127.0.0.1:0",
+    replay_dir: Path | None = None,
+    settings: ServerSettings | None = None,
 ) -> AsyncIterator[Referee]:
     """Run a referee on ``address`` (port 0: a free port) until the block exits.
 
     ``referee.address`` holds the address bots should connect to.
     """
-    referee = Referee(replay_dir=replay_dir)
+    referee = Referee(replay_dir=replay_dir, settings=settings)
     server = build_server(referee)
     try:
         port = server.add_insecure_port(address)

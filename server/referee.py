@@ -21,7 +21,7 @@ from server.clock import SeatClock
 from server.match import Match
 from server.results import MatchResult
 from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit
-from server.settings import MatchSettings
+from server.settings import MatchSettings, ServerSettings
 
 log = structlog.get_logger("kassen.referee")
 
@@ -47,8 +47,11 @@ class CommandBot:
 
 
 class Referee:
-    def __init__(self, replay_dir: Path | None = None) -> None:
+    def __init__(
+        self, replay_dir: Path | None = None, settings: ServerSettings | None = None
+    ) -> None:
         self.replay_dir = replay_dir
+        self.settings = settings or ServerSettings()
         self.address = ""
         self.matches: OrderedDict[str, Match] = OrderedDict()
         self.tickets: dict[str, tuple[Match, RemoteSeat]] = {}

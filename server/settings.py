@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass, field
 
 from games.contract import GameConfig
+from server.chance import draw_salt
 
 #: Defaults, documented in docs/protocol.md.
 DEFAULT_DECISION_MS = 1_000
@@ -15,6 +16,18 @@ DEFAULT_RECONNECT_MS = 5_000
 DEFAULT_MAX_DECISIONS = 10_000
 #: Largest message a bot may send; answers are a few bytes, so this is generous.
 MAX_MESSAGE_BYTES = 64 * 1024
+DEFAULT_PING_INTERVAL_MS = 5_000
+DEFAULT_MAX_LIVE_MATCHES = 1_000
+
+#: Bounds on what an organiser may ask for (absurd values are refused, naming the field).
+MAX_TIME_MS = 3_600_000
+MAX_JOIN_TIMEOUT_MS = 600_000
+MAX_DECISIONS_LIMIT = 1_000_000
+MAX_WATCH_DELAY_MS = 3_600_000
+MAX_SEED = 2**63 - 1
+MESSAGE_BYTES_RANGE = (1024, 16 * 1024 * 1024)
+LIVE_MATCHES_RANGE = (1, 100_000)
+PING_INTERVAL_RANGE_MS = (100, 600_000)
 
 
 class FailurePolicy(enum.Enum):
@@ -34,6 +47,10 @@ class TimeControl:
 
 @dataclass(frozen=True, slots=True)
 class MatchSettings:
+    """One match. ``seed`` is secret while it runs: seats and spectators see only the
+    commitment to ``seed`` and ``salt``; ``reveal_seed`` says whether MatchOver reveals them
+    (False for a tournament match whose seed block has matches still to play)."""
+
     game: str
     config: GameConfig
     seed: int
@@ -42,3 +59,23 @@ class MatchSettings:
     join_timeout_ms: int = DEFAULT_JOIN_TIMEOUT_MS
     reconnect_ms: int = DEFAULT_RECONNECT_MS
     max_decisions: int = DEFAULT_MAX_DECISIONS
+    salt: str = field(default_factory=draw_salt)
+    reveal_seed: bool = True
+    watch_delay_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """What the organiser sets for a whole referee (``kassen serve`` flags).
+
+    ``admin_token``: with it, CreateMatch (and every management call) needs it; without it
+    the server listens on loopback only. TLS is on when both PEM byte strings are given.
+    """
+
+    admin_token: str | None = None
+    tls_cert_chain: bytes | None = None
+    tls_private_key: bytes | None = None
+    ping_interval_ms: int = DEFAULT_PING_INTERVAL_MS
+    min_watch_delay_ms: int = 0
+    max_live_matches: int = DEFAULT_MAX_LIVE_MATCHES
+    max_message_bytes: int = MAX_MESSAGE_BYTES

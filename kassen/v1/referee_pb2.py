@@ -26,7 +26,7 @@ from kassen.v1 import root_pb2 as kassen_dot_v1_dot_root__pb2
 from kassen.v1 import rumble_nation_pb2 as kassen_dot_v1_dot_rumble__nation__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17kassen/v1/referee.proto\x12\tkassen.v1\x1a\x14kassen/v1/root.proto\x1a\x1dkassen/v1/rumble_nation.proto\"\x7f\n\x0bPlayRequest\x12\x1f\n\x04join\x18\x01 \x01(\x0b\x32\x0f.kassen.v1.JoinH\x00\x12#\n\x06\x61nswer\x18\x02 \x01(\x0b\x32\x11.kassen.v1.AnswerH\x00\x12\x1f\n\x04pong\x18\x03 \x01(\x0b\x32\x0f.kassen.v1.PongH\x00\x42\t\n\x07message\"=\n\x04Join\x12\x0e\n\x06ticket\x18\x01 \x01(\t\x12\x10\n\x08\x62ot_name\x18\x02 \x01(\t\x12\x13\n\x0b\x62ot_version\x18\x03 \x01(\t\"I\n\x06\x41nswer\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x14\n\x0coption_index\x18\x02 \x01(\r\x12\x15\n\rthink_time_us\x18\x03 \x01(\x04\"\x15\n\x04Pong\x12\r\n\x05nonce\x18\x01 \x01(\x04\"\x89\x02\n\x0cPlayResponse\x12#\n\x06joined\x18\x01 \x01(\x0b\x32\x11.kassen.v1.JoinedH\x00\x12.\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x1a.kassen.v1.DecisionRequestH\x00\x12\'\n\x06\x65vents\x18\x03 \x01(\x0b\x32\x15.kassen.v1.EventBatchH\x00\x12\x1f\n\x04ping\x18\x04 \x01(\x0b\x32\x0f.kassen.v1.PingH\x00\x12#\n\x06notice\x18\x05 \x01(\x0b\x32\x11.kassen.v1.NoticeH\x00\x12*\n\nmatch_over\x18\x06 \x01(\x0b\x32\x14.kassen.v1.MatchOverH\x00\x42\t\n\x07message\"|\n\x06Joined\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12$\n\x05setup\x18\x03 \x01(\x0b\x32\x15.kassen.v1.MatchSetup\x12,\n\x0ctime_control\x18\x04 \x01(\x0b\x32\x16.kassen.v1.TimeControl\"\xd5\x01\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\"\n\x07options\x18\x03 \x03(\x0b\x32\x11.kassen.v1.Option\x12+\n\x0bobservation\x18\x04 \x01(\x0b\x32\x16.kassen.v1.Observation\x12\x1f\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x10.kassen.v1.Clock\x12\x0c\n\x04seat\x18\x06 \x01(\r\x12 \n\x06\x65vents\x18\x07 \x03(\x0b\x32\x10.kassen.v1.Event\"\x8d\x01\n\x06Option\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05label\x18\x02 \x01(\t\x12\x36\n\rrumble_nation\x18\n \x01(\x0b\x32\x1d.kassen.v1.RumbleNationOptionH\x00\x12%\n\x04root\x18\x0b \x01(\x0b\x32\x15.kassen.v1.RootOptionH\x00\x42\x08\n\x06\x64\x65tail\"~\n\x0bObservation\x12;\n\rrumble_nation\x18\n \x01(\x0b\x32\".kassen.v1.RumbleNationObservationH\x00\x12*\n\x04root\x18\x0b \x01(\x0b\x32\x1a.kassen.v1.RootObservationH\x00\x42\x06\n\x04game\"-\n\x05\x43lock\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\x04\".\n\nEventBatch\x12 \n\x06\x65vents\x18\x01 \x03(\x0b\x32\x10.kassen.v1.Event\"6\n\x05\x45vent\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x11\n\tdata_json\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\"\x15\n\x04Ping\x12\r\n\x05nonce\x18\x01 \x01(\x04\"\'\n\x06Notice\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\"\xa3\x01\n\tMatchOver\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x06reason\x18\x02 \x01(\x0e\x32\x17.kassen.v1.ResultReason\x12$\n\x05seats\x18\x03 \x03(\x0b\x32\x15.kassen.v1.SeatResult\x12\x13\n\x0breplay_path\x18\x04 \x01(\t\x12 \n\x06\x65vents\x18\x05 \x03(\x0b\x32\x10.kassen.v1.Event\"\xdb\x01\n\nSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04rank\x18\x02 \x01(\r\x12\r\n\x05score\x18\x03 \x01(\x05\x12\x11\n\tforfeited\x18\x04 \x01(\x08\x12\'\n\x06reason\x18\x05 \x01(\x0e\x32\x17.kassen.v1.ResultReason\x12\x0e\n\x06\x64\x65tail\x18\x06 \x01(\t\x12\x10\n\x08\x62ot_name\x18\x07 \x01(\t\x12\x11\n\tdecisions\x18\x08 \x01(\r\x12\x15\n\rthink_time_us\x18\t \x01(\x04\x12\x1a\n\x12mean_round_trip_us\x18\n \x01(\x04\"J\n\nMatchSetup\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07variant\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\r\x12\x0c\n\x04seed\x18\x04 \x01(\x04\"3\n\x0bTimeControl\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\x04\"\xf0\x01\n\x12\x43reateMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07variant\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\r\x12\x11\n\x04seed\x18\x04 \x01(\x04H\x00\x88\x01\x01\x12,\n\x0ctime_control\x18\x05 \x01(\x0b\x32\x16.kassen.v1.TimeControl\x12\x30\n\x0e\x66\x61ilure_policy\x18\x06 \x01(\x0e\x32\x18.kassen.v1.FailurePolicy\x12\x17\n\x0fjoin_timeout_ms\x18\x07 \x01(\r\x12\x15\n\rmax_decisions\x18\x08 \x01(\rB\x07\n\x05_seed\"^\n\x13\x43reateMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0f\n\x07tickets\x18\x02 \x03(\t\x12$\n\x05setup\x18\x03 \x01(\x0b\x32\x15.kassen.v1.MatchSetup\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\":\n\x10GetMatchResponse\x12&\n\x05match\x18\x01 \x01(\x0b\x32\x17.kassen.v1.MatchSummary\"#\n\x12ListMatchesRequest\x12\r\n\x05limit\x18\x01 \x01(\r\"?\n\x13ListMatchesResponse\x12(\n\x07matches\x18\x01 \x03(\x0b\x32\x17.kassen.v1.MatchSummary\"\x9f\x01\n\x0cMatchSummary\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12$\n\x05setup\x18\x02 \x01(\x0b\x32\x15.kassen.v1.MatchSetup\x12\x0e\n\x06status\x18\x03 \x01(\t\x12\x0e\n\x06joined\x18\x04 \x03(\x08\x12$\n\x06result\x18\x05 \x01(\x0b\x32\x14.kassen.v1.MatchOver\x12\x11\n\tdecisions\x18\x06 \x01(\r\"2\n\x0cWatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x10\n\x08\x64\x65lay_ms\x18\x02 \x01(\r\"\x88\x01\n\rWatchResponse\x12 \n\x06\x65vents\x18\x01 \x03(\x0b\x32\x10.kassen.v1.Event\x12+\n\x0bobservation\x18\x02 \x01(\x0b\x32\x16.kassen.v1.Observation\x12(\n\nmatch_over\x18\x03 \x01(\x0b\x32\x14.kassen.v1.MatchOver\"$\n\x10GetReplayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"(\n\x11GetReplayResponse\x12\x13\n\x0breplay_json\x18\x01 \x01(\t\"\x12\n\x10ListGamesRequest\"7\n\x11ListGamesResponse\x12\"\n\x05games\x18\x01 \x03(\x0b\x32\x13.kassen.v1.GameInfo\"P\n\x08GameInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x10\n\x08variants\x18\x03 \x03(\t\x12\x15\n\rplayer_counts\x18\x04 \x03(\r*\xfb\x02\n\x0cResultReason\x12\x1d\n\x19RESULT_REASON_UNSPECIFIED\x10\x00\x12\x1b\n\x17RESULT_REASON_COMPLETED\x10\x01\x12\x19\n\x15RESULT_REASON_TIMEOUT\x10\x02\x12 \n\x1cRESULT_REASON_ILLEGAL_ANSWER\x10\x03\x12#\n\x1fRESULT_REASON_MALFORMED_MESSAGE\x10\x04\x12\x1f\n\x1bRESULT_REASON_STALE_REQUEST\x10\x05\x12\x1e\n\x1aRESULT_REASON_DISCONNECTED\x10\x06\x12\x1d\n\x19RESULT_REASON_BOT_CRASHED\x10\x07\x12\x19\n\x15RESULT_REASON_NO_SHOW\x10\x08\x12\x1d\n\x19RESULT_REASON_ADJUDICATED\x10\t\x12\x18\n\x14RESULT_REASON_VOIDED\x10\n\x12\x19\n\x15RESULT_REASON_ABORTED\x10\x0b*d\n\rFailurePolicy\x12\x1e\n\x1a\x46\x41ILURE_POLICY_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x46\x41ILURE_POLICY_FORFEIT\x10\x01\x12\x17\n\x13\x46\x41ILURE_POLICY_VOID\x10\x02\x32\xf5\x03\n\x07Referee\x12;\n\x04Play\x12\x16.kassen.v1.PlayRequest\x1a\x17.kassen.v1.PlayResponse(\x01\x30\x01\x12L\n\x0b\x43reateMatch\x12\x1d.kassen.v1.CreateMatchRequest\x1a\x1e.kassen.v1.CreateMatchResponse\x12\x43\n\x08GetMatch\x12\x1a.kassen.v1.GetMatchRequest\x1a\x1b.kassen.v1.GetMatchResponse\x12L\n\x0bListMatches\x12\x1d.kassen.v1.ListMatchesRequest\x1a\x1e.kassen.v1.ListMatchesResponse\x12<\n\x05Watch\x12\x17.kassen.v1.WatchRequest\x1a\x18.kassen.v1.WatchResponse0\x01\x12\x46\n\tGetReplay\x12\x1b.kassen.v1.GetReplayRequest\x1a\x1c.kassen.v1.GetReplayResponse\x12\x46\n\tListGames\x12\x1b.kassen.v1.ListGamesRequest\x1a\x1c.kassen.v1.ListGamesResponseB0\n\rdev.kassen.v1P\x01Z\x1dkassen/gen/kassen/v1;kassenv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17kassen/v1/referee.proto\x12\tkassen.v1\x1a\x14kassen/v1/root.proto\x1a\x1dkassen/v1/rumble_nation.proto\"\x7f\n\x0bPlayRequest\x12\x1f\n\x04join\x18\x01 \x01(\x0b\x32\x0f.kassen.v1.JoinH\x00\x12#\n\x06\x61nswer\x18\x02 \x01(\x0b\x32\x11.kassen.v1.AnswerH\x00\x12\x1f\n\x04pong\x18\x03 \x01(\x0b\x32\x0f.kassen.v1.PongH\x00\x42\t\n\x07message\"=\n\x04Join\x12\x0e\n\x06ticket\x18\x01 \x01(\t\x12\x10\n\x08\x62ot_name\x18\x02 \x01(\t\x12\x13\n\x0b\x62ot_version\x18\x03 \x01(\t\"I\n\x06\x41nswer\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x14\n\x0coption_index\x18\x02 \x01(\r\x12\x15\n\rthink_time_us\x18\x03 \x01(\x04\"\x15\n\x04Pong\x12\r\n\x05nonce\x18\x01 \x01(\x04\"\x89\x02\n\x0cPlayResponse\x12#\n\x06joined\x18\x01 \x01(\x0b\x32\x11.kassen.v1.JoinedH\x00\x12.\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x1a.kassen.v1.DecisionRequestH\x00\x12\'\n\x06\x65vents\x18\x03 \x01(\x0b\x32\x15.kassen.v1.EventBatchH\x00\x12\x1f\n\x04ping\x18\x04 \x01(\x0b\x32\x0f.kassen.v1.PingH\x00\x12#\n\x06notice\x18\x05 \x01(\x0b\x32\x11.kassen.v1.NoticeH\x00\x12*\n\nmatch_over\x18\x06 \x01(\x0b\x32\x14.kassen.v1.MatchOverH\x00\x42\t\n\x07message\"|\n\x06Joined\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12$\n\x05setup\x18\x03 \x01(\x0b\x32\x15.kassen.v1.MatchSetup\x12,\n\x0ctime_control\x18\x04 \x01(\x0b\x32\x16.kassen.v1.TimeControl\"\xd5\x01\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\"\n\x07options\x18\x03 \x03(\x0b\x32\x11.kassen.v1.Option\x12+\n\x0bobservation\x18\x04 \x01(\x0b\x32\x16.kassen.v1.Observation\x12\x1f\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x10.kassen.v1.Clock\x12\x0c\n\x04seat\x18\x06 \x01(\r\x12 \n\x06\x65vents\x18\x07 \x03(\x0b\x32\x10.kassen.v1.Event\"\x8d\x01\n\x06Option\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05label\x18\x02 \x01(\t\x12\x36\n\rrumble_nation\x18\n \x01(\x0b\x32\x1d.kassen.v1.RumbleNationOptionH\x00\x12%\n\x04root\x18\x0b \x01(\x0b\x32\x15.kassen.v1.RootOptionH\x00\x42\x08\n\x06\x64\x65tail\"~\n\x0bObservation\x12;\n\rrumble_nation\x18\n \x01(\x0b\x32\".kassen.v1.RumbleNationObservationH\x00\x12*\n\x04root\x18\x0b \x01(\x0b\x32\x1a.kassen.v1.RootObservationH\x00\x42\x06\n\x04game\"-\n\x05\x43lock\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\x04\".\n\nEventBatch\x12 \n\x06\x65vents\x18\x01 \x03(\x0b\x32\x10.kassen.v1.Event\"6\n\x05\x45vent\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x11\n\tdata_json\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\"\x15\n\x04Ping\x12\r\n\x05nonce\x18\x01 \x01(\x04\"\'\n\x06Notice\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\"\xcf\x01\n\tMatchOver\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x06reason\x18\x02 \x01(\x0e\x32\x17.kassen.v1.ResultReason\x12$\n\x05seats\x18\x03 \x03(\x0b\x32\x15.kassen.v1.SeatResult\x12\x13\n\x0breplay_path\x18\x04 \x01(\t\x12 \n\x06\x65vents\x18\x05 \x03(\x0b\x32\x10.kassen.v1.Event\x12*\n\x0bseed_reveal\x18\x06 \x01(\x0b\x32\x15.kassen.v1.SeedReveal\"(\n\nSeedReveal\x12\x0c\n\x04seed\x18\x01 \x01(\x04\x12\x0c\n\x04salt\x18\x02 \x01(\t\"\xdb\x01\n\nSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04rank\x18\x02 \x01(\r\x12\r\n\x05score\x18\x03 \x01(\x05\x12\x11\n\tforfeited\x18\x04 \x01(\x08\x12\'\n\x06reason\x18\x05 \x01(\x0e\x32\x17.kassen.v1.ResultReason\x12\x0e\n\x06\x64\x65tail\x18\x06 \x01(\t\x12\x10\n\x08\x62ot_name\x18\x07 \x01(\t\x12\x11\n\tdecisions\x18\x08 \x01(\r\x12\x15\n\rthink_time_us\x18\t \x01(\x04\x12\x1a\n\x12mean_round_trip_us\x18\n \x01(\x04\"a\n\nMatchSetup\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07variant\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\r\x12\x17\n\x0fseed_commitment\x18\x05 \x01(\tJ\x04\x08\x04\x10\x05R\x04seed\"D\n\x0bTimeControl\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x01 \x01(\r\x12\x14\n\x07\x62\x61nk_ms\x18\x02 \x01(\x04H\x00\x88\x01\x01\x42\n\n\x08_bank_ms\"\x88\x02\n\x12\x43reateMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07variant\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\r\x12\x11\n\x04seed\x18\x04 \x01(\x04H\x00\x88\x01\x01\x12,\n\x0ctime_control\x18\x05 \x01(\x0b\x32\x16.kassen.v1.TimeControl\x12\x30\n\x0e\x66\x61ilure_policy\x18\x06 \x01(\x0e\x32\x18.kassen.v1.FailurePolicy\x12\x17\n\x0fjoin_timeout_ms\x18\x07 \x01(\r\x12\x15\n\rmax_decisions\x18\x08 \x01(\r\x12\x16\n\x0ewatch_delay_ms\x18\t \x01(\rB\x07\n\x05_seed\"^\n\x13\x43reateMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0f\n\x07tickets\x18\x02 \x03(\t\x12$\n\x05setup\x18\x03 \x01(\x0b\x32\x15.kassen.v1.MatchSetup\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\":\n\x10GetMatchResponse\x12&\n\x05match\x18\x01 \x01(\x0b\x32\x17.kassen.v1.MatchSummary\"#\n\x12ListMatchesRequest\x12\r\n\x05limit\x18\x01 \x01(\r\"?\n\x13ListMatchesResponse\x12(\n\x07matches\x18\x01 \x03(\x0b\x32\x17.kassen.v1.MatchSummary\"\xb7\x01\n\x0cMatchSummary\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12$\n\x05setup\x18\x02 \x01(\x0b\x32\x15.kassen.v1.MatchSetup\x12\x0e\n\x06status\x18\x03 \x01(\t\x12\x0e\n\x06joined\x18\x04 \x03(\x08\x12$\n\x06result\x18\x05 \x01(\x0b\x32\x14.kassen.v1.MatchOver\x12\x11\n\tdecisions\x18\x06 \x01(\r\x12\x16\n\x0ewatch_delay_ms\x18\x07 \x01(\r\"2\n\x0cWatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x10\n\x08\x64\x65lay_ms\x18\x02 \x01(\r\"\x88\x01\n\rWatchResponse\x12 \n\x06\x65vents\x18\x01 \x03(\x0b\x32\x10.kassen.v1.Event\x12+\n\x0bobservation\x18\x02 \x01(\x0b\x32\x16.kassen.v1.Observation\x12(\n\nmatch_over\x18\x03 \x01(\x0b\x32\x14.kassen.v1.MatchOver\"$\n\x10GetReplayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"(\n\x11GetReplayResponse\x12\x13\n\x0breplay_json\x18\x01 \x01(\t\"\x12\n\x10ListGamesRequest\"7\n\x11ListGamesResponse\x12\"\n\x05games\x18\x01 \x03(\x0b\x32\x13.kassen.v1.GameInfo\"P\n\x08GameInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x10\n\x08variants\x18\x03 \x03(\t\x12\x15\n\rplayer_counts\x18\x04 \x03(\r*\xfb\x02\n\x0cResultReason\x12\x1d\n\x19RESULT_REASON_UNSPECIFIED\x10\x00\x12\x1b\n\x17RESULT_REASON_COMPLETED\x10\x01\x12\x19\n\x15RESULT_REASON_TIMEOUT\x10\x02\x12 \n\x1cRESULT_REASON_ILLEGAL_ANSWER\x10\x03\x12#\n\x1fRESULT_REASON_MALFORMED_MESSAGE\x10\x04\x12\x1f\n\x1bRESULT_REASON_STALE_REQUEST\x10\x05\x12\x1e\n\x1aRESULT_REASON_DISCONNECTED\x10\x06\x12\x1d\n\x19RESULT_REASON_BOT_CRASHED\x10\x07\x12\x19\n\x15RESULT_REASON_NO_SHOW\x10\x08\x12\x1d\n\x19RESULT_REASON_ADJUDICATED\x10\t\x12\x18\n\x14RESULT_REASON_VOIDED\x10\n\x12\x19\n\x15RESULT_REASON_ABORTED\x10\x0b*d\n\rFailurePolicy\x12\x1e\n\x1a\x46\x41ILURE_POLICY_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x46\x41ILURE_POLICY_FORFEIT\x10\x01\x12\x17\n\x13\x46\x41ILURE_POLICY_VOID\x10\x02\x32\xf5\x03\n\x07Referee\x12;\n\x04Play\x12\x16.kassen.v1.PlayRequest\x1a\x17.kassen.v1.PlayResponse(\x01\x30\x01\x12L\n\x0b\x43reateMatch\x12\x1d.kassen.v1.CreateMatchRequest\x1a\x1e.kassen.v1.CreateMatchResponse\x12\x43\n\x08GetMatch\x12\x1a.kassen.v1.GetMatchRequest\x1a\x1b.kassen.v1.GetMatchResponse\x12L\n\x0bListMatches\x12\x1d.kassen.v1.ListMatchesRequest\x1a\x1e.kassen.v1.ListMatchesResponse\x12<\n\x05Watch\x12\x17.kassen.v1.WatchRequest\x1a\x18.kassen.v1.WatchResponse0\x01\x12\x46\n\tGetReplay\x12\x1b.kassen.v1.GetReplayRequest\x1a\x1c.kassen.v1.GetReplayResponse\x12\x46\n\tListGames\x12\x1b.kassen.v1.ListGamesRequest\x1a\x1c.kassen.v1.ListGamesResponseB0\n\rdev.kassen.v1P\x01Z\x1dkassen/gen/kassen/v1;kassenv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,10 +34,10 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'kassen.v1.referee_pb2', _gl
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\rdev.kassen.v1P\001Z\035kassen/gen/kassen/v1;kassenv1'
-  _globals['_RESULTREASON']._serialized_start=3126
-  _globals['_RESULTREASON']._serialized_end=3505
-  _globals['_FAILUREPOLICY']._serialized_start=3507
-  _globals['_FAILUREPOLICY']._serialized_end=3607
+  _globals['_RESULTREASON']._serialized_start=3300
+  _globals['_RESULTREASON']._serialized_end=3679
+  _globals['_FAILUREPOLICY']._serialized_start=3681
+  _globals['_FAILUREPOLICY']._serialized_end=3781
   _globals['_PLAYREQUEST']._serialized_start=91
   _globals['_PLAYREQUEST']._serialized_end=218
   _globals['_JOIN']._serialized_start=220
@@ -67,41 +67,43 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_NOTICE']._serialized_start=1437
   _globals['_NOTICE']._serialized_end=1476
   _globals['_MATCHOVER']._serialized_start=1479
-  _globals['_MATCHOVER']._serialized_end=1642
-  _globals['_SEATRESULT']._serialized_start=1645
-  _globals['_SEATRESULT']._serialized_end=1864
-  _globals['_MATCHSETUP']._serialized_start=1866
-  _globals['_MATCHSETUP']._serialized_end=1940
-  _globals['_TIMECONTROL']._serialized_start=1942
-  _globals['_TIMECONTROL']._serialized_end=1993
-  _globals['_CREATEMATCHREQUEST']._serialized_start=1996
-  _globals['_CREATEMATCHREQUEST']._serialized_end=2236
-  _globals['_CREATEMATCHRESPONSE']._serialized_start=2238
-  _globals['_CREATEMATCHRESPONSE']._serialized_end=2332
-  _globals['_GETMATCHREQUEST']._serialized_start=2334
-  _globals['_GETMATCHREQUEST']._serialized_end=2369
-  _globals['_GETMATCHRESPONSE']._serialized_start=2371
-  _globals['_GETMATCHRESPONSE']._serialized_end=2429
-  _globals['_LISTMATCHESREQUEST']._serialized_start=2431
-  _globals['_LISTMATCHESREQUEST']._serialized_end=2466
-  _globals['_LISTMATCHESRESPONSE']._serialized_start=2468
-  _globals['_LISTMATCHESRESPONSE']._serialized_end=2531
-  _globals['_MATCHSUMMARY']._serialized_start=2534
-  _globals['_MATCHSUMMARY']._serialized_end=2693
-  _globals['_WATCHREQUEST']._serialized_start=2695
-  _globals['_WATCHREQUEST']._serialized_end=2745
-  _globals['_WATCHRESPONSE']._serialized_start=2748
-  _globals['_WATCHRESPONSE']._serialized_end=2884
-  _globals['_GETREPLAYREQUEST']._serialized_start=2886
-  _globals['_GETREPLAYREQUEST']._serialized_end=2922
-  _globals['_GETREPLAYRESPONSE']._serialized_start=2924
-  _globals['_GETREPLAYRESPONSE']._serialized_end=2964
-  _globals['_LISTGAMESREQUEST']._serialized_start=2966
-  _globals['_LISTGAMESREQUEST']._serialized_end=2984
-  _globals['_LISTGAMESRESPONSE']._serialized_start=2986
-  _globals['_LISTGAMESRESPONSE']._serialized_end=3041
-  _globals['_GAMEINFO']._serialized_start=3043
-  _globals['_GAMEINFO']._serialized_end=3123
-  _globals['_REFEREE']._serialized_start=3610
-  _globals['_REFEREE']._serialized_end=4111
+  _globals['_MATCHOVER']._serialized_end=1686
+  _globals['_SEEDREVEAL']._serialized_start=1688
+  _globals['_SEEDREVEAL']._serialized_end=1728
+  _globals['_SEATRESULT']._serialized_start=1731
+  _globals['_SEATRESULT']._serialized_end=1950
+  _globals['_MATCHSETUP']._serialized_start=1952
+  _globals['_MATCHSETUP']._serialized_end=2049
+  _globals['_TIMECONTROL']._serialized_start=2051
+  _globals['_TIMECONTROL']._serialized_end=2119
+  _globals['_CREATEMATCHREQUEST']._serialized_start=2122
+  _globals['_CREATEMATCHREQUEST']._serialized_end=2386
+  _globals['_CREATEMATCHRESPONSE']._serialized_start=2388
+  _globals['_CREATEMATCHRESPONSE']._serialized_end=2482
+  _globals['_GETMATCHREQUEST']._serialized_start=2484
+  _globals['_GETMATCHREQUEST']._serialized_end=2519
+  _globals['_GETMATCHRESPONSE']._serialized_start=2521
+  _globals['_GETMATCHRESPONSE']._serialized_end=2579
+  _globals['_LISTMATCHESREQUEST']._serialized_start=2581
+  _globals['_LISTMATCHESREQUEST']._serialized_end=2616
+  _globals['_LISTMATCHESRESPONSE']._serialized_start=2618
+  _globals['_LISTMATCHESRESPONSE']._serialized_end=2681
+  _globals['_MATCHSUMMARY']._serialized_start=2684
+  _globals['_MATCHSUMMARY']._serialized_end=2867
+  _globals['_WATCHREQUEST']._serialized_start=2869
+  _globals['_WATCHREQUEST']._serialized_end=2919
+  _globals['_WATCHRESPONSE']._serialized_start=2922
+  _globals['_WATCHRESPONSE']._serialized_end=3058
+  _globals['_GETREPLAYREQUEST']._serialized_start=3060
+  _globals['_GETREPLAYREQUEST']._serialized_end=3096
+  _globals['_GETREPLAYRESPONSE']._serialized_start=3098
+  _globals['_GETREPLAYRESPONSE']._serialized_end=3138
+  _globals['_LISTGAMESREQUEST']._serialized_start=3140
+  _globals['_LISTGAMESREQUEST']._serialized_end=3158
+  _globals['_LISTGAMESRESPONSE']._serialized_start=3160
+  _globals['_LISTGAMESRESPONSE']._serialized_end=3215
+  _globals['_GAMEINFO']._serialized_start=3217
+  _globals['_GAMEINFO']._serialized_end=3297
+  _globals['_REFEREE']._serialized_start=3784
+  _globals['_REFEREE']._serialized_end=4285
 # @@protoc_insertion_point(module_scope)

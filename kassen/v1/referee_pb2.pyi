@@ -48,7 +48,9 @@ class _ResultReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ResultRe
     RESULT_REASON_BOT_CRASHED: _ResultReason.ValueType  # 7
     """A launched bot process exited or crashed before the match ended."""
     RESULT_REASON_NO_SHOW: _ResultReason.ValueType  # 8
-    """A seat never joined within the join window."""
+    """A seat never joined within the join window. When no seat joined at all, the match
+    itself ends VOIDED (no ranking) and every seat's reason is NO_SHOW.
+    """
     RESULT_REASON_ADJUDICATED: _ResultReason.ValueType  # 9
     """The match reached its decision limit and was ranked by score."""
     RESULT_REASON_VOIDED: _ResultReason.ValueType  # 10
@@ -78,7 +80,9 @@ RESULT_REASON_DISCONNECTED: ResultReason.ValueType  # 6
 RESULT_REASON_BOT_CRASHED: ResultReason.ValueType  # 7
 """A launched bot process exited or crashed before the match ended."""
 RESULT_REASON_NO_SHOW: ResultReason.ValueType  # 8
-"""A seat never joined within the join window."""
+"""A seat never joined within the join window. When no seat joined at all, the match
+itself ends VOIDED (no ranking) and every seat's reason is NO_SHOW.
+"""
 RESULT_REASON_ADJUDICATED: ResultReason.ValueType  # 9
 """The match reached its decision limit and was ranked by score."""
 RESULT_REASON_VOIDED: ResultReason.ValueType  # 10
@@ -271,7 +275,9 @@ class PlayResponse(_message.Message):
 
     @_builtins.property
     def notice(self) -> Global___Notice:
-        """Something about your last message was not used; the match goes on."""
+        """Something about your last message was not used, or (code "displaced") another stream
+        took this seat over with the same ticket and this stream ends now.
+        """
 
     @_builtins.property
     def match_over(self) -> Global___MatchOver:
@@ -532,7 +538,10 @@ Global___Event: _TypeAlias = Event  # noqa: Y015
 
 @_typing.final
 class Ping(_message.Message):
-    """Round-trip probe."""
+    """Round-trip probe, sent every few seconds (the referee's ping interval). Answering with
+    Pong is optional: a bot that never answers is not penalised, it just has no measured
+    round trip.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -553,14 +562,17 @@ Global___Ping: _TypeAlias = Ping  # noqa: Y015
 
 @_typing.final
 class Notice(_message.Message):
-    """Your last message was not used, and why (the match goes on)."""
+    """Your last message was not used, and why; or this stream was displaced by another."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
     CODE_FIELD_NUMBER: _builtins.int
     MESSAGE_FIELD_NUMBER: _builtins.int
     code: _builtins.str
-    """e.g. "duplicate_answer"."""
+    """"duplicate_answer": an answer to a request already answered, ignored (the match goes on).
+    "displaced": another stream joined with this seat's ticket and took the seat over; this
+    stream ends after the notice (so a bot can tell "replaced" from "dropped").
+    """
     message: _builtins.str
     def __init__(
         self,
@@ -587,6 +599,7 @@ class MatchOver(_message.Message):
     SEATS_FIELD_NUMBER: _builtins.int
     REPLAY_PATH_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
+    SEED_REVEAL_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     reason: Global___ResultReason.ValueType
     """COMPLETED, ADJUDICATED, VOIDED or ABORTED."""
@@ -600,6 +613,13 @@ class MatchOver(_message.Message):
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]:
         """Events this seat had not yet been sent (the end of the game, e.g. the war phase)."""
 
+    @_builtins.property
+    def seed_reveal(self) -> Global___SeedReveal:
+        """The seed and salt behind MatchSetup.seed_commitment, once chance no longer matters: set
+        at the end of a standalone match; unset for a tournament match whose seed block still
+        has matches to play (the same deal comes again in another seat order).
+        """
+
     def __init__(
         self,
         *,
@@ -608,14 +628,42 @@ class MatchOver(_message.Message):
         seats: _abc.Iterable[Global___SeatResult] | None = ...,
         replay_path: _builtins.str = ...,
         events: _abc.Iterable[Global___Event] | None = ...,
+        seed_reveal: Global___SeedReveal | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["seed_reveal", b"seed_reveal"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "match_id", b"match_id", "reason", b"reason", "replay_path", b"replay_path", "seats", b"seats"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "match_id", b"match_id", "reason", b"reason", "replay_path", b"replay_path", "seats", b"seats", "seed_reveal", b"seed_reveal"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___MatchOver: _TypeAlias = MatchOver  # noqa: Y015
+
+@_typing.final
+class SeedReveal(_message.Message):
+    """A revealed seed. Check: lowercase hex SHA-256 of the UTF-8 text "<seed>:<salt>" (seed in
+    decimal) equals MatchSetup.seed_commitment.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEED_FIELD_NUMBER: _builtins.int
+    SALT_FIELD_NUMBER: _builtins.int
+    seed: _builtins.int
+    """JavaScript: a uint64 may exceed 2^53; read it as a string or BigInt (see docs/protocol.md)."""
+    salt: _builtins.str
+    def __init__(
+        self,
+        *,
+        seed: _builtins.int = ...,
+        salt: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["salt", b"salt", "seed", b"seed"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeedReveal: _TypeAlias = SeedReveal  # noqa: Y015
 
 @_typing.final
 class SeatResult(_message.Message):
@@ -682,25 +730,27 @@ class MatchSetup(_message.Message):
     GAME_FIELD_NUMBER: _builtins.int
     VARIANT_FIELD_NUMBER: _builtins.int
     PLAYERS_FIELD_NUMBER: _builtins.int
-    SEED_FIELD_NUMBER: _builtins.int
+    SEED_COMMITMENT_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """e.g. "rumble-nation"."""
     variant: _builtins.str
     """e.g. "base", "advanced"."""
     players: _builtins.int
-    seed: _builtins.int
-    """The game seed; the same seed and the same answers give the same game."""
+    seed_commitment: _builtins.str
+    """SHA-256 commitment to the game seed (lowercase hex of "<seed>:<salt>"): the same seed and
+    the same answers give the same game, and the seed is revealed in MatchOver.seed_reveal.
+    """
     def __init__(
         self,
         *,
         game: _builtins.str = ...,
         variant: _builtins.str = ...,
         players: _builtins.int = ...,
-        seed: _builtins.int = ...,
+        seed_commitment: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "players", b"players", "seed", b"seed", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "players", b"players", "seed_commitment", b"seed_commitment", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -708,32 +758,38 @@ Global___MatchSetup: _TypeAlias = MatchSetup  # noqa: Y015
 
 @_typing.final
 class TimeControl(_message.Message):
-    """The clock of every seat."""
+    """The clock of every seat. Each field defaults on its own: an unset (or 0) decision_ms is
+    1000 ms; an unset bank_ms is 10000 ms, and bank_ms = 0 set explicitly means no bank.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
     DECISION_MS_FIELD_NUMBER: _builtins.int
     BANK_MS_FIELD_NUMBER: _builtins.int
     decision_ms: _builtins.int
-    """Free time per decision."""
+    """Free time per decision (1..3600000; 0 or unset: 1000)."""
     bank_ms: _builtins.int
-    """A bank for decisions that take longer."""
+    """A bank for decisions that take longer (0..3600000; unset: 10000)."""
     def __init__(
         self,
         *,
         decision_ms: _builtins.int = ...,
-        bank_ms: _builtins.int = ...,
+        bank_ms: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_bank_ms", b"_bank_ms", "bank_ms", b"bank_ms"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank_ms", b"bank_ms", "decision_ms", b"decision_ms"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_bank_ms", b"_bank_ms", "bank_ms", b"bank_ms", "decision_ms", b"decision_ms"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__bank_ms: _TypeAlias = _typing.Literal["bank_ms"]  # noqa: Y015
+    _WhichOneofArgType__bank_ms: _TypeAlias = _typing.Literal["_bank_ms", b"_bank_ms"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__bank_ms) -> _WhichOneofReturnType__bank_ms | None: ...
 
 Global___TimeControl: _TypeAlias = TimeControl  # noqa: Y015
 
 @_typing.final
 class CreateMatchRequest(_message.Message):
+    """Absurd values are refused with INVALID_ARGUMENT naming the field."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     GAME_FIELD_NUMBER: _builtins.int
@@ -744,21 +800,30 @@ class CreateMatchRequest(_message.Message):
     FAILURE_POLICY_FIELD_NUMBER: _builtins.int
     JOIN_TIMEOUT_MS_FIELD_NUMBER: _builtins.int
     MAX_DECISIONS_FIELD_NUMBER: _builtins.int
+    WATCH_DELAY_MS_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     variant: _builtins.str
-    """Default "base"."""
+    """Default: the game's first variant."""
     players: _builtins.int
+    """Within the game's player counts (ListGames)."""
     seed: _builtins.int
-    """The seed; random if not set."""
+    """The seed; drawn by the referee from the operating system's CSPRNG if not set. A seed
+    given here makes the match reproducible; it is still never shown to seats or spectators
+    before the end. Below 2^63.
+    """
     failure_policy: Global___FailurePolicy.ValueType
     """Default FORFEIT."""
     join_timeout_ms: _builtins.int
-    """How long seats may take to join, in ms (default 30000)."""
+    """How long seats may take to join, in ms (0: 30000; at most 600000)."""
     max_decisions: _builtins.int
-    """Decisions after which the match is adjudicated by score (0: the game's default)."""
+    """Decisions after which the match is adjudicated by score (0: 10000; at most 1000000)."""
+    watch_delay_ms: _builtins.int
+    """Spectators see everything this many ms late (anti-cheating delay; at most 3600000). The
+    referee's minimum (kassen serve --min-watch-delay-ms) applies when this is lower.
+    """
     @_builtins.property
     def time_control(self) -> Global___TimeControl:
-        """Defaults: 1000 ms per decision, 10000 ms bank."""
+        """Each field defaults on its own (see TimeControl)."""
 
     def __init__(
         self,
@@ -771,10 +836,11 @@ class CreateMatchRequest(_message.Message):
         failure_policy: Global___FailurePolicy.ValueType = ...,
         join_timeout_ms: _builtins.int = ...,
         max_decisions: _builtins.int = ...,
+        watch_delay_ms: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "failure_policy", b"failure_policy", "game", b"game", "join_timeout_ms", b"join_timeout_ms", "max_decisions", b"max_decisions", "players", b"players", "seed", b"seed", "time_control", b"time_control", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "failure_policy", b"failure_policy", "game", b"game", "join_timeout_ms", b"join_timeout_ms", "max_decisions", b"max_decisions", "players", b"players", "seed", b"seed", "time_control", b"time_control", "variant", b"variant", "watch_delay_ms", b"watch_delay_ms"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015
@@ -902,10 +968,15 @@ class MatchSummary(_message.Message):
     JOINED_FIELD_NUMBER: _builtins.int
     RESULT_FIELD_NUMBER: _builtins.int
     DECISIONS_FIELD_NUMBER: _builtins.int
+    WATCH_DELAY_MS_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     status: _builtins.str
-    """"waiting", "running", "finished"."""
+    """"waiting", "running", "finished". The seed stays secret (setup.seed_commitment) until
+    result.seed_reveal is set.
+    """
     decisions: _builtins.int
+    watch_delay_ms: _builtins.int
+    """The spectator delay of this match, in ms."""
     @_builtins.property
     def setup(self) -> Global___MatchSetup: ...
     @_builtins.property
@@ -925,10 +996,11 @@ class MatchSummary(_message.Message):
         joined: _abc.Iterable[_builtins.bool] | None = ...,
         result: Global___MatchOver | None = ...,
         decisions: _builtins.int = ...,
+        watch_delay_ms: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["result", b"result", "setup", b"setup"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decisions", b"decisions", "joined", b"joined", "match_id", b"match_id", "result", b"result", "setup", b"setup", "status", b"status"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decisions", b"decisions", "joined", b"joined", "match_id", b"match_id", "result", b"result", "setup", b"setup", "status", b"status", "watch_delay_ms", b"watch_delay_ms"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -942,7 +1014,7 @@ class WatchRequest(_message.Message):
     DELAY_MS_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     delay_ms: _builtins.int
-    """Show everything this many ms late (anti-cheating delay for live spectators)."""
+    """Extra delay in ms on top of the match's spectator delay (never less than it)."""
     def __init__(
         self,
         *,
@@ -959,7 +1031,9 @@ Global___WatchRequest: _TypeAlias = WatchRequest  # noqa: Y015
 
 @_typing.final
 class WatchResponse(_message.Message):
-    """A spectator's view after some events."""
+    """A spectator's view after some events. The first message holds the public history so far
+    (as delayed), the later ones live events.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 

@@ -27,8 +27,14 @@ if _version_not_supported:
 
 class RefereeStub:
     """The referee service. Errors are gRPC status codes with a human message:
-    PERMISSION_DENIED for a wrong ticket, INVALID_ARGUMENT for a malformed request,
-    NOT_FOUND for an unknown match, RESOURCE_EXHAUSTED for an oversized message.
+    PERMISSION_DENIED for a wrong ticket or organiser token, UNAUTHENTICATED for a missing
+    organiser token, INVALID_ARGUMENT for a malformed request (naming the field),
+    NOT_FOUND for an unknown match, RESOURCE_EXHAUSTED for an oversized message or too many
+    matches alive, FAILED_PRECONDITION for a replay that is not public yet.
+
+    Chance is secret: no seat, spectator or caller learns a running match's seed. Seats and
+    spectators see a commitment (MatchSetup.seed_commitment); seed and salt are revealed in
+    MatchOver.seed_reveal and the replay once chance no longer matters.
     """
 
     def __init__(self, channel):
@@ -76,8 +82,14 @@ class RefereeStub:
 
 class RefereeServicer:
     """The referee service. Errors are gRPC status codes with a human message:
-    PERMISSION_DENIED for a wrong ticket, INVALID_ARGUMENT for a malformed request,
-    NOT_FOUND for an unknown match, RESOURCE_EXHAUSTED for an oversized message.
+    PERMISSION_DENIED for a wrong ticket or organiser token, UNAUTHENTICATED for a missing
+    organiser token, INVALID_ARGUMENT for a malformed request (naming the field),
+    NOT_FOUND for an unknown match, RESOURCE_EXHAUSTED for an oversized message or too many
+    matches alive, FAILED_PRECONDITION for a replay that is not public yet.
+
+    Chance is secret: no seat, spectator or caller learns a running match's seed. Seats and
+    spectators see a commitment (MatchSetup.seed_commitment); seed and salt are revealed in
+    MatchOver.seed_reveal and the replay once chance no longer matters.
     """
 
     def Play(self, request_iterator, context):
@@ -89,7 +101,8 @@ class RefereeServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CreateMatch(self, request, context):
-        """Create a match; returns its id and one secret ticket per seat.
+        """Create a match; returns its id and one secret ticket per seat. When the referee has an
+        organiser token, the call needs it (metadata "authorization: Bearer <token>").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -110,7 +123,8 @@ class RefereeServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Watch(self, request, context):
-        """Spectate: the public view and public events of a match, optionally delayed.
+        """Spectate: the public history so far, then live public events, delayed by the match's
+        spectator delay (set by the organiser; a spectator may only ask for more).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -118,6 +132,8 @@ class RefereeServicer:
 
     def GetReplay(self, request, context):
         """The replay of a finished match: seed and every decision, enough to re-simulate it.
+        FAILED_PRECONDITION while the match runs, or while its seed is still secret (a
+        tournament reveals a seed when every match of its seed block is over).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -178,8 +194,14 @@ def add_RefereeServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class Referee:
     """The referee service. Errors are gRPC status codes with a human message:
-    PERMISSION_DENIED for a wrong ticket, INVALID_ARGUMENT for a malformed request,
-    NOT_FOUND for an unknown match, RESOURCE_EXHAUSTED for an oversized message.
+    PERMISSION_DENIED for a wrong ticket or organiser token, UNAUTHENTICATED for a missing
+    organiser token, INVALID_ARGUMENT for a malformed request (naming the field),
+    NOT_FOUND for an unknown match, RESOURCE_EXHAUSTED for an oversized message or too many
+    matches alive, FAILED_PRECONDITION for a replay that is not public yet.
+
+    Chance is secret: no seat, spectator or caller learns a running match's seed. Seats and
+    spectators see a commitment (MatchSetup.seed_commitment); seed and salt are revealed in
+    MatchOver.seed_reveal and the replay once chance no longer matters.
     """
 
     @staticmethod

@@ -33,8 +33,14 @@ GRPC_VERSION: str
 
 class RefereeStub:
     """The referee service. Errors are gRPC status codes with a human message:
-    PERMISSION_DENIED for a wrong ticket, INVALID_ARGUMENT for a malformed request,
-    NOT_FOUND for an unknown match, RESOURCE_EXHAUSTED for an oversized message.
+    PERMISSION_DENIED for a wrong ticket or organiser token, UNAUTHENTICATED for a missing
+    organiser token, INVALID_ARGUMENT for a malformed request (naming the field),
+    NOT_FOUND for an unknown match, RESOURCE_EXHAUSTED for an oversized message or too many
+    matches alive, FAILED_PRECONDITION for a replay that is not public yet.
+
+    Chance is secret: no seat, spectator or caller learns a running match's seed. Seats and
+    spectators see a commitment (MatchSetup.seed_commitment); seed and salt are revealed in
+    MatchOver.seed_reveal and the replay once chance no longer matters.
     """
 
     @_typing.overload
@@ -46,23 +52,36 @@ class RefereeStub:
     A dropped seat rejoins with the same ticket and is sent the pending request again.
     """
     CreateMatch: _grpc.UnaryUnaryMultiCallable[_referee_pb2.CreateMatchRequest, _referee_pb2.CreateMatchResponse]
-    """Create a match; returns its id and one secret ticket per seat."""
+    """Create a match; returns its id and one secret ticket per seat. When the referee has an
+    organiser token, the call needs it (metadata "authorization: Bearer <token>").
+    """
     GetMatch: _grpc.UnaryUnaryMultiCallable[_referee_pb2.GetMatchRequest, _referee_pb2.GetMatchResponse]
     """The public summary of one match."""
     ListMatches: _grpc.UnaryUnaryMultiCallable[_referee_pb2.ListMatchesRequest, _referee_pb2.ListMatchesResponse]
     """Public summaries of the matches this referee knows, newest first."""
     Watch: _grpc.UnaryStreamMultiCallable[_referee_pb2.WatchRequest, _referee_pb2.WatchResponse]
-    """Spectate: the public view and public events of a match, optionally delayed."""
+    """Spectate: the public history so far, then live public events, delayed by the match's
+    spectator delay (set by the organiser; a spectator may only ask for more).
+    """
     GetReplay: _grpc.UnaryUnaryMultiCallable[_referee_pb2.GetReplayRequest, _referee_pb2.GetReplayResponse]
-    """The replay of a finished match: seed and every decision, enough to re-simulate it."""
+    """The replay of a finished match: seed and every decision, enough to re-simulate it.
+    FAILED_PRECONDITION while the match runs, or while its seed is still secret (a
+    tournament reveals a seed when every match of its seed block is over).
+    """
     ListGames: _grpc.UnaryUnaryMultiCallable[_referee_pb2.ListGamesRequest, _referee_pb2.ListGamesResponse]
     """The games this referee can host, with their variants and player counts."""
 
 @_typing.type_check_only
 class RefereeAsyncStub(RefereeStub):
     """The referee service. Errors are gRPC status codes with a human message:
-    PERMISSION_DENIED for a wrong ticket, INVALID_ARGUMENT for a malformed request,
-    NOT_FOUND for an unknown match, RESOURCE_EXHAUSTED for an oversized message.
+    PERMISSION_DENIED for a wrong ticket or organiser token, UNAUTHENTICATED for a missing
+    organiser token, INVALID_ARGUMENT for a malformed request (naming the field),
+    NOT_FOUND for an unknown match, RESOURCE_EXHAUSTED for an oversized message or too many
+    matches alive, FAILED_PRECONDITION for a replay that is not public yet.
+
+    Chance is secret: no seat, spectator or caller learns a running match's seed. Seats and
+    spectators see a commitment (MatchSetup.seed_commitment); seed and salt are revealed in
+    MatchOver.seed_reveal and the replay once chance no longer matters.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -71,22 +90,35 @@ class RefereeAsyncStub(RefereeStub):
     A dropped seat rejoins with the same ticket and is sent the pending request again.
     """
     CreateMatch: _aio.UnaryUnaryMultiCallable[_referee_pb2.CreateMatchRequest, _referee_pb2.CreateMatchResponse]  # type: ignore[assignment]
-    """Create a match; returns its id and one secret ticket per seat."""
+    """Create a match; returns its id and one secret ticket per seat. When the referee has an
+    organiser token, the call needs it (metadata "authorization: Bearer <token>").
+    """
     GetMatch: _aio.UnaryUnaryMultiCallable[_referee_pb2.GetMatchRequest, _referee_pb2.GetMatchResponse]  # type: ignore[assignment]
     """The public summary of one match."""
     ListMatches: _aio.UnaryUnaryMultiCallable[_referee_pb2.ListMatchesRequest, _referee_pb2.ListMatchesResponse]  # type: ignore[assignment]
     """Public summaries of the matches this referee knows, newest first."""
     Watch: _aio.UnaryStreamMultiCallable[_referee_pb2.WatchRequest, _referee_pb2.WatchResponse]  # type: ignore[assignment]
-    """Spectate: the public view and public events of a match, optionally delayed."""
+    """Spectate: the public history so far, then live public events, delayed by the match's
+    spectator delay (set by the organiser; a spectator may only ask for more).
+    """
     GetReplay: _aio.UnaryUnaryMultiCallable[_referee_pb2.GetReplayRequest, _referee_pb2.GetReplayResponse]  # type: ignore[assignment]
-    """The replay of a finished match: seed and every decision, enough to re-simulate it."""
+    """The replay of a finished match: seed and every decision, enough to re-simulate it.
+    FAILED_PRECONDITION while the match runs, or while its seed is still secret (a
+    tournament reveals a seed when every match of its seed block is over).
+    """
     ListGames: _aio.UnaryUnaryMultiCallable[_referee_pb2.ListGamesRequest, _referee_pb2.ListGamesResponse]  # type: ignore[assignment]
     """The games this referee can host, with their variants and player counts."""
 
 class RefereeServicer(metaclass=_abc_1.ABCMeta):
     """The referee service. Errors are gRPC status codes with a human message:
-    PERMISSION_DENIED for a wrong ticket, INVALID_ARGUMENT for a malformed request,
-    NOT_FOUND for an unknown match, RESOURCE_EXHAUSTED for an oversized message.
+    PERMISSION_DENIED for a wrong ticket or organiser token, UNAUTHENTICATED for a missing
+    organiser token, INVALID_ARGUMENT for a malformed request (naming the field),
+    NOT_FOUND for an unknown match, RESOURCE_EXHAUSTED for an oversized message or too many
+    matches alive, FAILED_PRECONDITION for a replay that is not public yet.
+
+    Chance is secret: no seat, spectator or caller learns a running match's seed. Seats and
+    spectators see a commitment (MatchSetup.seed_commitment); seed and salt are revealed in
+    MatchOver.seed_reveal and the replay once chance no longer matters.
     """
 
     @_abc_1.abstractmethod
@@ -105,7 +137,9 @@ class RefereeServicer(metaclass=_abc_1.ABCMeta):
         request: _referee_pb2.CreateMatchRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_referee_pb2.CreateMatchResponse, _abc.Awaitable[_referee_pb2.CreateMatchResponse]]:
-        """Create a match; returns its id and one secret ticket per seat."""
+        """Create a match; returns its id and one secret ticket per seat. When the referee has an
+        organiser token, the call needs it (metadata "authorization: Bearer <token>").
+        """
 
     @_abc_1.abstractmethod
     def GetMatch(
@@ -129,7 +163,9 @@ class RefereeServicer(metaclass=_abc_1.ABCMeta):
         request: _referee_pb2.WatchRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_referee_pb2.WatchResponse], _abc.AsyncIterator[_referee_pb2.WatchResponse]]:
-        """Spectate: the public view and public events of a match, optionally delayed."""
+        """Spectate: the public history so far, then live public events, delayed by the match's
+        spectator delay (set by the organiser; a spectator may only ask for more).
+        """
 
     @_abc_1.abstractmethod
     def GetReplay(
@@ -137,7 +173,10 @@ class RefereeServicer(metaclass=_abc_1.ABCMeta):
         request: _referee_pb2.GetReplayRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_referee_pb2.GetReplayResponse, _abc.Awaitable[_referee_pb2.GetReplayResponse]]:
-        """The replay of a finished match: seed and every decision, enough to re-simulate it."""
+        """The replay of a finished match: seed and every decision, enough to re-simulate it.
+        FAILED_PRECONDITION while the match runs, or while its seed is still secret (a
+        tournament reveals a seed when every match of its seed block is over).
+        """
 
     @_abc_1.abstractmethod
     def ListGames(
