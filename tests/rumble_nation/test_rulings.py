@@ -7,6 +7,7 @@ here checks that every ruling id is named by some test.
 from __future__ import annotations
 
 import ast
+import random
 import re
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from games import GameConfig
 from games.rumble_nation import GAME
 from games.rumble_nation.board import AREA_INDEX
 from games.rumble_nation.rulings import RULINGS, ruling
+from games.rumble_nation.state import RumbleNationState
 from games.rumble_nation.war import resolve_battle
 from tests.rumble_nation.scenario import choose, count, keys, kind, position
 
@@ -59,21 +61,35 @@ def test_R3_other_seats_never_see_an_unrevealed_daimyo_card() -> None:
     assert spectator.daimyo_seen == ()
 
 
-def test_R3_determinization_keeps_own_card_and_is_consistent_with_what_was_seen() -> None:
-    state = GAME.new(GameConfig(4, "advanced"), 9)
+def _drafted(players: int, seed: int) -> RumbleNationState:
+    """An advanced game just after a seeded random draft."""
+    state = GAME.new(GameConfig(players, "advanced"), seed)
+    rng = random.Random(seed)
     while state.phase == "draft":
-        state.apply(state.pending()[0].seat, 0)
-    order = state.draft_order
-    for viewer in range(4):
-        for seed in range(20):
-            guess = state.determinize(viewer, seed)
-            assert guess.daimyo_card[viewer] == state.daimyo_card[viewer]
-            assert len(set(guess.daimyo_card)) == 4
-            mine = order.index(viewer)
-            for p in order[mine + 1 :]:
-                assert guess.daimyo_card[p] in state.daimyo_seen[viewer]
-            for p in order[:mine]:
-                assert guess.daimyo_card[p] not in state.daimyo_seen[viewer]
+        decision = state.pending()[0]
+        state.apply(decision.seat, rng.randrange(len(decision.options)))
+    return state
+
+
+def test_R3_determinization_keeps_own_card_and_is_consistent_with_what_was_seen() -> None:
+    """Earlier pickers can only hold display cards the viewer did not see at its pick (they took
+    them); later pickers hold cards the viewer left. Never a card that was not on offer."""
+    for players in (2, 3, 4):
+        for game_seed in range(10):
+            state = _drafted(players, game_seed)
+            order = state.draft_order
+            display = set(state.daimyo_display)
+            for viewer in range(players):
+                seen = set(state.daimyo_seen[viewer])
+                mine = order.index(viewer)
+                for seed in range(10):
+                    guess = state.determinize(viewer, seed)
+                    assert guess.daimyo_card[viewer] == state.daimyo_card[viewer]
+                    assert len(set(guess.daimyo_card)) == players
+                    for p in order[mine + 1 :]:
+                        assert guess.daimyo_card[p] in seen - {state.daimyo_card[viewer]}
+                    for p in order[:mine]:
+                        assert guess.daimyo_card[p] in display - seen, (players, viewer, p)
 
 
 def test_R4_single_option_decisions_are_taken_by_the_engine() -> None:
