@@ -4,7 +4,6 @@ match as its own asyncio task, and keeps finished matches for queries and replay
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import shlex
 from collections import OrderedDict
@@ -17,6 +16,7 @@ import structlog
 from games import get_game
 from games.contract import GameState, check_config
 from games.policies.base import Policy
+from server.auth import bot_environment
 from server.clock import SeatClock
 from server.match import Match
 from server.results import MatchResult
@@ -121,8 +121,10 @@ class Referee:
             self.matches.popitem(last=False)
 
     async def _launch(self, match: Match, seat: RemoteSeat, bot: CommandBot) -> None:
-        """Start a bot process with KASSEN_ADDRESS and KASSEN_TICKET; watch it until it exits."""
-        env = {**os.environ, "KASSEN_ADDRESS": self.address, "KASSEN_TICKET": seat.ticket}
+        """Start a bot process with KASSEN_ADDRESS, KASSEN_TICKET (and KASSEN_TLS_CA when the
+        referee speaks TLS) but never the organiser's KASSEN_ADMIN_* secrets; watch it until
+        it exits."""
+        env = bot_environment(self.address, seat.ticket, self.settings.tls_ca_file)
         try:
             process = await asyncio.create_subprocess_exec(
                 *bot.command,

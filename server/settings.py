@@ -69,12 +69,14 @@ class ServerSettings:
     """What the organiser sets for a whole referee (``kassen serve`` flags).
 
     ``admin_token``: with it, CreateMatch (and every management call) needs it; without it
-    the server listens on loopback only. TLS is on when both PEM byte strings are given.
+    the server listens on loopback only. TLS is on when both PEM byte strings are given;
+    ``tls_ca_file`` then names the PEM file launched bots are told to trust (KASSEN_TLS_CA).
     """
 
     admin_token: str | None = None
     tls_cert_chain: bytes | None = None
     tls_private_key: bytes | None = None
+    tls_ca_file: str | None = None
     ping_interval_ms: int = DEFAULT_PING_INTERVAL_MS
     min_watch_delay_ms: int = 0
     max_live_matches: int = DEFAULT_MAX_LIVE_MATCHES
