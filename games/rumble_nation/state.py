@@ -511,30 +511,72 @@ class RumbleNationState(GameState):
         rng = random.Random(seed)
         new.rng = random.Random(rng.getrandbits(64))
         new._resample_hidden_daimyo(seat, rng)
+        # The pending decision may name a resampled card (an opponent's turn, the draft).
+        new._settle()
+        new._events = []
         return new
 
     def _resample_hidden_daimyo(self, seat: int, rng: random.Random) -> None:
-        """Give other seats' unrevealed daimyo cards a draw consistent with ``seat``'s view."""
+        """Deal the other seats' unrevealed daimyo cards again, as ``seat`` knows them (R3).
+
+        The display is public. Seats that picked before ``seat`` hold exactly the display cards
+        it did not see at its pick (while it picks: the cards not offered to it); seats that
+        picked after it hold cards it left. A seat that has not picked yet only knows that the
+        earlier pickers took display cards. Every draw is uniform over the consistent deals.
+        """
+        if not self.advanced:
+            return
+        card = self.daimyo_card
         hidden = [
             p
-            for p in range(self.n)
-            if p != seat and self.daimyo_card[p] is not None and not self.daimyo_revealed[p]
+            for p in self.draft_order
+            if p != seat and card[p] is not None and not self.daimyo_revealed[p]
         ]
-        if not hidden or seat not in self.draft_order:
+        if not hidden:
             return
-        known = {self.daimyo_card[p] for p in range(self.n) if p == seat or self.daimyo_revealed[p]}
-        seen = set(self.daimyo_seen[seat])
         order = self.draft_order
-        my_turn = order.index(seat)
-        # Earlier pickers took cards the viewer never saw; later ones took from what it left.
-        unseen = sorted({c.id for c in DAIMYO_CARDS} - seen - known)
-        left = sorted(seen - known)
-        rng.shuffle(unseen)
-        rng.shuffle(left)
-        for p, card in zip([p for p in hidden if order.index(p) < my_turn], unseen, strict=False):
-            self.daimyo_card[p] = card
-        for p, card in zip([p for p in hidden if order.index(p) > my_turn], left, strict=False):
-            self.daimyo_card[p] = card
+        mine = order.index(seat)
+        display = self.daimyo_display
+        revealed = {card[p] for p in range(self.n) if self.daimyo_revealed[p]}
+        own = card[seat]
+        if own is not None:
+            seen: tuple[str, ...] | None = self.daimyo_seen[seat]
+        elif self.step == DRAFT and self._drafting_seat() == seat:
+            seen = tuple(self.draft_remaining)  # its decision shows what is left
+        else:
+            seen = None  # it has not picked: any display card may be gone
+        if seen is None:
+            self._deal_daimyo(hidden, [c for c in display if c not in revealed], rng)
+        else:
+            taken = [c for c in display if c not in seen and c not in revealed]
+            left = [c for c in seen if c != own and c not in revealed]
+            self._deal_daimyo([p for p in hidden if order.index(p) < mine], taken, rng)
+            self._deal_daimyo([p for p in hidden if order.index(p) > mine], left, rng)
+        if self.step == DRAFT:
+            held = set(card)
+            self.draft_remaining = [c for c in display if c not in held]
+
+    def _deal_daimyo(self, seats: list[int], pool: list[str], rng: random.Random) -> None:
+        """Give ``seats`` distinct cards from ``pool`` (in display order), uniformly at random.
+
+        R4 makes one more fact visible: an opponent asked to start its turn while no tactic
+        card is usable to it holds a usable daimyo card (a lone roll would have been taken by
+        the engine). That seat draws first, from the cards that keep its question.
+        """
+        if not seats:
+            return
+        pool = list(pool)
+        p = self.current
+        if self.step == TURN and p in seats:
+            self.daimyo_card[p] = None
+            if len(self._turn_options()) < 2:
+                fits = [c for c in pool if DAIMYO_EFFECTS[c].usable(self, p)]
+                self.daimyo_card[p] = choice = fits[below(rng, len(fits))]
+                pool.remove(choice)
+                seats = [q for q in seats if q != p]
+        shuffle(rng, pool)
+        for p, c in zip(seats, pool, strict=False):
+            self.daimyo_card[p] = c
 
     @classmethod
     def from_view(cls, view: RumbleNationView, seed: int) -> RumbleNationState:
@@ -579,18 +621,19 @@ class RumbleNationState(GameState):
             new.daimyo_seen = [()] * n
             new.daimyo_seen[view.viewer] = tuple(view.daimyo_seen)
         new.daimyo_card = [p.daimyo_card for p in seats]
-        if view.variant == "advanced" and view.viewer is not None:
-            # Placeholders for the unknown cards, then a consistent draw (R3).
-            for p in range(n):
-                if new.daimyo_card[p] is None:
-                    new.daimyo_card[p] = "?"
-            new._resample_hidden_daimyo(view.viewer, random.Random(seed))
         new.effect = None
         if view.effect is not None:
             fields = dict(view.effect)
             card = fields.pop("card")
             effect_cls = TACTIC_EFFECTS.get(card) or DAIMYO_EFFECTS[card]
             new.effect = effect_cls(**fields)
+        if view.variant == "advanced" and view.viewer is not None:
+            # Placeholders for the unknown cards, then the draw determinize makes (R3), on the
+            # finished position (whether the seat to move may use its card can matter).
+            for p in range(n):
+                if new.daimyo_card[p] is None:
+                    new.daimyo_card[p] = "?"
+            new._resample_hidden_daimyo(view.viewer, random.Random(seed))
         new._outcome = None
         new._events = []
         new._settle()
