@@ -9,10 +9,8 @@ plays the seat and it ranks below every seat that did not fail; void: the match 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +21,8 @@ from games.policies import RandomPolicy
 from games.policies.base import DecisionContext
 from kassen import wire
 from kassen.v1 import referee_pb2 as pb
-from server.replay import write_replay
+from server.chance import commitment_of
+from server.replay import reveal_in_file, write_replay
 from server.results import MatchResult, Reason, SeatResult
 from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit, mean
 from server.settings import FailurePolicy, MatchSettings
@@ -35,11 +34,6 @@ class MatchVoided(Exception):
     """Raised inside the match when a failure voids it."""
 
 
-@dataclass(slots=True)
-class Spectator:
-    queue: asyncio.Queue[tuple[float, pb.WatchResponse]] = field(default_factory=asyncio.Queue)
-
-
 class Match:
     def __init__(
         self,
@@ -48,8 +42,8 @@ class Match:
         settings: MatchSettings,
         seats: list[Seat],
         replay_dir: Path | None = None,
-        keep_log: bool = True,
         state: GameState | None = None,
+        ping_interval_ms: int = 0,
     ) -> None:
         self.id = match_id
         self.game = game
@@ -60,6 +54,8 @@ class Match:
         self.state: GameState = (
             state if state is not None else game.new(settings.config, settings.seed)
         )
+        #: Spectators replay the match from here (a prepared position cannot be re-dealt).
+        self._prepared = state.clone() if state is not None else None
         self.replay_dir = replay_dir if state is None else None
         #: (seat, decision kind) of every request sent to a remote seat.
         self.asked: list[tuple[int, str]] = []
@@ -68,19 +64,22 @@ class Match:
         self.decisions = 0
         self.result: MatchResult | None = None
         self.finished = asyncio.Event()
-        self.spectators: list[Spectator] = []
+        #: When each decision was applied (monotonic): spectators replay them this late.
+        self.decided_at: list[float] = []
+        self.finished_at: float | None = None
+        self.watchers = 0
+        self._progress: asyncio.Future[None] | None = None
+        #: Whether MatchOver and the replay may reveal the seed (see ``reveal_seed``).
+        self.seed_revealed = settings.reveal_seed
         self._remote = any(isinstance(seat, RemoteSeat) for seat in seats)
-        #: Keep the public event history for spectators who join late (off for matches that
-        #: run where no one can watch, e.g. tournament worker processes).
-        self.keep_log = keep_log
-        setup = getattr(self.state, "setup_events", ()) if (keep_log or self._remote) else ()
-        self.public_events: list[pb.Event] = []
+        self.ping_interval_s = ping_interval_ms / 1000
         for seat in seats:
             if isinstance(seat, RemoteSeat):
                 seat.undelivered = []
         # Setup events go the same way as all others: a private one (e.g. a starting hand)
         # only to its seat.
-        self._route(tuple(setup))
+        if self._remote:
+            self._route(tuple(getattr(self.state, "setup_events", ())))
         self._fallback = RandomPolicy(settings.seed ^ 0xFA11BAC)
         self.server_time_us: list[int] = []
         self.log = log.bind(match_id=match_id, game=game.name)
@@ -90,11 +89,19 @@ class Match:
 
     async def run(self) -> MatchResult:
         reason = Reason.COMPLETED
+        pinger = (
+            asyncio.get_running_loop().create_task(self._ping_seats())
+            if self._remote and self.ping_interval_s > 0
+            else None
+        )
         try:
             await self._wait_for_seats()
             self.status = "running"
+            # The seed stays out of the logs while it is secret (logs are often shared).
             self.log.info(
-                "match_start", seats=[s.bot_name for s in self.seats], seed=self.settings.seed
+                "match_start",
+                seats=[s.bot_name for s in self.seats],
+                seed_commitment=self.commitment,
             )
             reason = await self._play()
         except MatchVoided:
@@ -114,6 +121,8 @@ class Match:
             if self.result is None:
                 self.result = MatchResult(self.id, Reason.ABORTED, [])
         finally:
+            if pinger is not None:
+                pinger.cancel()
             self._conclude()
         assert self.result is not None
         return self.result
@@ -124,8 +133,12 @@ class Match:
         if not remote:
             return
         timeout = self.settings.join_timeout_ms / 1000
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.gather(*(_joined_or_exited(s) for s in remote)), timeout)
+        waits = [asyncio.ensure_future(_joined_or_exited(s)) for s in remote]
+        try:
+            await asyncio.wait(waits, timeout=timeout)
+        finally:
+            for each in waits:
+                each.cancel()
         for seat in remote:
             if seat.joined:
                 continue
@@ -134,6 +147,8 @@ class Match:
                 self._fail(seat, Reason.BOT_CRASHED, describe_exit(code, seat.stderr_tail))
             else:
                 self._fail(seat, Reason.NO_SHOW, f"did not join within {timeout:g} s")
+        if all(seat.failed is not None for seat in self.seats):
+            raise MatchVoided("no seat joined")  # nobody played: nothing to rank
 
     async def _play(self) -> Reason:
         state = self.state
@@ -148,14 +163,42 @@ class Match:
                 index = await self._decide(decision)
                 started = time.perf_counter()
                 events = state.apply(decision.seat, index)
-                self.decisions += 1
+                self._decided()
                 self._publish(events)
                 self.server_time_us.append(int((time.perf_counter() - started) * 1e6))
             else:  # simultaneous decisions: ask every seat at once, apply in seat order
                 answers = await asyncio.gather(*(self._decide(d) for d in pending))
                 for decision, index in zip(pending, answers, strict=True):
                     self._publish(state.apply(decision.seat, index))
-                    self.decisions += 1
+                    self._decided()
+
+    def _decided(self) -> None:
+        self.decisions += 1
+        self.decided_at.append(time.monotonic())
+        if self._progress is not None:
+            self._wake_watchers()
+
+    def _wake_watchers(self) -> None:
+        progress, self._progress = self._progress, None
+        if progress is not None and not progress.done():
+            progress.set_result(None)
+
+    async def next_progress(self) -> None:
+        """Wait for the next decision or the end of the match (spectators wait on this)."""
+        if self._progress is None:
+            self._progress = asyncio.get_running_loop().create_future()
+        await asyncio.shield(self._progress)
+
+    async def _ping_seats(self) -> None:
+        """Ping every connected remote seat now and then (round trips; a bot need not answer)."""
+        nonce = 0
+        while True:
+            await asyncio.sleep(self.ping_interval_s)
+            for seat in self.seats:
+                if isinstance(seat, RemoteSeat) and seat.connected:
+                    nonce += 1
+                    seat.sent_ping(nonce, time.monotonic())
+                    await seat.send(pb.PlayResponse(ping=pb.Ping(nonce=nonce)))
 
     # ------------------------------------------------------------------ deciding
 
@@ -309,26 +352,14 @@ class Match:
     # ------------------------------------------------------------------ events and spectators
 
     def _publish(self, events: tuple[Event, ...]) -> None:
-        if not events or not (self._remote or self.spectators or self.keep_log):
-            return  # an all-local match nobody watches: nothing to put on the wire
-        public = self._route(events)
-        if self.spectators and public:
-            update = pb.WatchResponse(
-                events=public,
-                observation=wire.observation_to_proto(self.game.name, self.state.observe(None)),
-            )
-            now = time.monotonic()
-            for spectator in self.spectators:
-                spectator.queue.put_nowait((now, update))
+        if events and self._remote:  # spectators replay the match themselves (spectators.py)
+            self._route(events)
 
-    def _route(self, events: tuple[Event, ...]) -> list[pb.Event]:
-        """Queue each event for the seats allowed to see it; returns the public ones (also
-        kept for late spectators)."""
-        public: list[pb.Event] = []
+    def _route(self, events: tuple[Event, ...]) -> None:
+        """Queue each event for the seats allowed to see it."""
         for event in events:
             message = wire.event_to_proto(self.game, event)
             if event.private_to is None:
-                public.append(message)
                 for seat in self.seats:
                     if isinstance(seat, RemoteSeat):
                         seat.undelivered.append(message)
@@ -336,21 +367,12 @@ class Match:
                 seat = self.seats[event.private_to]
                 if isinstance(seat, RemoteSeat):
                     seat.undelivered.append(message)
-        self.public_events.extend(public)
-        return public
 
-    def watch(self) -> tuple[Spectator, pb.WatchResponse]:
-        """Subscribe a spectator; returns it and the catch-up message (history so far)."""
-        spectator = Spectator()
-        first = pb.WatchResponse(
-            events=self.public_events,
-            observation=wire.observation_to_proto(self.game.name, self.state.observe(None)),
-        )
-        if self.result is not None:
-            first.match_over.CopyFrom(result_to_proto(self.result))
-        else:
-            self.spectators.append(spectator)
-        return spectator, first
+    def initial_state(self) -> GameState:
+        """A fresh copy of the position the match started from (for spectators' replays)."""
+        if self._prepared is not None:
+            return self._prepared.clone()
+        return self.game.new(self.settings.config, self.settings.seed)
 
     # ------------------------------------------------------------------ the end
 
@@ -409,7 +431,7 @@ class Match:
     async def _announce(self) -> None:
         """Every seat and spectator learns the result; streams may then close."""
         assert self.result is not None
-        result = result_to_proto(self.result)
+        result = self.result_proto()
         for seat in self.seats:
             if isinstance(seat, RemoteSeat):
                 over = pb.PlayResponse(match_over=result)
@@ -417,13 +439,11 @@ class Match:
                 seat.undelivered = []
                 await seat.send(over)
                 seat.end_stream()
-        final = pb.WatchResponse(match_over=result)
-        now = time.monotonic()
-        for spectator in self.spectators:
-            spectator.queue.put_nowait((now, final))
 
     def _conclude(self) -> None:
         self.status = "finished"
+        self.finished_at = time.monotonic()
+        self._wake_watchers()
         self.finished.set()
         for callback in self.on_finish:
             callback(self)
@@ -435,19 +455,43 @@ class Match:
             status=self.status,
             joined=[s.joined for s in self.seats],
             decisions=self.decisions,
+            watch_delay_ms=self.settings.watch_delay_ms,
         )
         if self.result is not None:
-            summary.result.CopyFrom(result_to_proto(self.result))
+            summary.result.CopyFrom(self.result_proto())
         return summary
 
+    @property
+    def commitment(self) -> str:
+        return commitment_of(self.settings.seed, self.settings.salt)
+
     def setup_proto(self) -> pb.MatchSetup:
+        """The setup every seat and spectator may know: the seed only as a commitment."""
         config = self.settings.config
         return pb.MatchSetup(
             game=self.game.name,
             variant=config.variant,
             players=config.players,
-            seed=self.settings.seed,
+            seed_commitment=self.commitment,
         )
+
+    def result_proto(self) -> pb.MatchOver:
+        """The result as everyone learns it; the seed only once it is revealed."""
+        assert self.result is not None
+        over = result_to_proto(self.result)
+        if self.seed_revealed:
+            over.seed_reveal.seed = self.settings.seed
+            over.seed_reveal.salt = self.settings.salt
+        return over
+
+    def reveal_seed(self) -> None:
+        """Chance no longer matters (the seed block is over): publish seed and salt, also in
+        the replay file if one was written."""
+        if self.seed_revealed:
+            return
+        self.seed_revealed = True
+        if self.result is not None and self.result.replay_path:
+            reveal_in_file(Path(self.result.replay_path), self.settings.seed, self.settings.salt)
 
 
 async def _joined_or_exited(seat: RemoteSeat) -> None:

@@ -8,7 +8,7 @@ import secrets
 import shlex
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import structlog
@@ -46,6 +46,10 @@ class CommandBot:
     cwd: str | None = None
 
 
+class TooManyMatches(RuntimeError):
+    """The referee already runs as many matches as its organiser allowed."""
+
+
 class Referee:
     def __init__(
         self, replay_dir: Path | None = None, settings: ServerSettings | None = None
@@ -72,6 +76,14 @@ class Referee:
         """
         game = get_game(settings.game)
         check_config(game, settings.config)
+        if settings.watch_delay_ms < self.settings.min_watch_delay_ms:
+            settings = replace(settings, watch_delay_ms=self.settings.min_watch_delay_ms)
+        alive = len(self._tasks)
+        if alive >= self.settings.max_live_matches:
+            raise TooManyMatches(
+                f"{alive} matches are alive, the limit of this referee "
+                f"(kassen serve --max-live-matches {self.settings.max_live_matches})"
+            )
         local = local or {}
         commands = commands or {}
         seats: list[Seat] = []
@@ -86,7 +98,15 @@ class Referee:
                 seats.append(remote)
                 tickets.append(remote.ticket)
         match_id = secrets.token_hex(6)
-        match = match_class(match_id, game, settings, seats, self.replay_dir, state=state)
+        match = match_class(
+            match_id,
+            game,
+            settings,
+            seats,
+            self.replay_dir,
+            state=state,
+            ping_interval_ms=self.settings.ping_interval_ms,
+        )
         self.matches[match_id] = match
         for each in seats:
             if isinstance(each, RemoteSeat):

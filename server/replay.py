@@ -1,9 +1,14 @@
 """Replay files: the seed and every decision of a match, verified by re-simulation.
 
-Format (JSON, ``"format": "kassen-replay/1"``): game, variant, players, seed, the decisions as
-``[seat, option_index]`` pairs in the order they were applied (including the random answers
-played for a forfeited seat), the final scores and ranking of the game, the digest of the
-final state, and the referee's result per seat.
+Format (JSON, ``"format": "kassen-replay/1"``, documented field by field in
+docs/protocol.md): game, variant, players, the seed commitment and (once revealed) seed and
+salt, the decisions as ``[seat, option_index]`` pairs in the order they were applied
+(including the random answers played for a forfeited seat), the final scores and ranking of
+the game, the digest of the final state, and the referee's result per seat.
+
+A replay written while its seed is still secret (a tournament match whose seed block has
+matches to play) has ``"seed": null`` and ``"salt": null``; ``reveal_in_file`` fills them in
+when the block is over. Such a file cannot be verified until then.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from games import GameConfig, IllegalDecision, get_game, replay
+from server.chance import check_commitment, commitment_of
 
 if TYPE_CHECKING:
     from server.match import Match
@@ -32,7 +38,9 @@ def replay_record(match: Match) -> dict[str, Any]:
         "game": match.game.name,
         "variant": match.settings.config.variant,
         "players": match.settings.config.players,
-        "seed": match.settings.seed,
+        "seed_commitment": commitment_of(match.settings.seed, match.settings.salt),
+        "seed": match.settings.seed if match.seed_revealed else None,
+        "salt": match.settings.salt if match.seed_revealed else None,
         "decisions": [list(d) for d in state.history],
         "finished": outcome is not None,
         "scores": list(outcome.scores) if outcome else None,
@@ -63,10 +71,32 @@ def write_replay(directory: Path, match: Match) -> Path:
     """Write atomically (a reader never sees half a file)."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{match.id}.json"
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(replay_record(match), indent=1))
-    os.replace(tmp, path)
+    _write_atomically(path, replay_record(match))
     return path
+
+
+def _write_atomically(path: Path, record: dict[str, Any]) -> None:
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(record, indent=1))
+    os.replace(tmp, path)
+
+
+def reveal_record(record: dict[str, Any], seed: int, salt: str) -> dict[str, Any]:
+    """The record with its seed revealed; refuses a seed that is not the committed one."""
+    if not check_commitment(seed, salt, str(record.get("seed_commitment", ""))):
+        raise ReplayError("the seed and salt do not match the replay's commitment")
+    return {**record, "seed": seed, "salt": salt}
+
+
+def reveal_in_file(path: Path, seed: int, salt: str) -> None:
+    """Write the now-public seed and salt into a replay file (atomically)."""
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError):
+        return  # the file is gone or was never complete: nothing to reveal in
+    if record.get("seed") is not None:
+        return  # revealed already
+    _write_atomically(path, reveal_record(record, seed, salt))
 
 
 class ReplayError(ValueError):
@@ -79,11 +109,21 @@ class Verified:
     decisions: int
     digest: str
     scores: list[int] | None
+    #: True when the record carried a commitment and the revealed seed matched it.
+    commitment_checked: bool = False
 
 
 def verify_record(record: dict[str, Any]) -> Verified:
     if record.get("format") != FORMAT:
         raise ReplayError(f"not a {FORMAT} file (format: {record.get('format')!r})")
+    if record.get("seed") is None:
+        raise ReplayError("the seed is not revealed yet (its seed block is still being played)")
+    commitment = record.get("seed_commitment")
+    if commitment is not None and not _matches_commitment(record, str(commitment)):
+        raise ReplayError(
+            "the seed does not match the commitment the seats were shown "
+            f"(sha256 of seed:salt != {commitment})"
+        )
     try:
         game = get_game(record["game"])
         config = GameConfig(players=int(record["players"]), variant=str(record["variant"]))
@@ -103,7 +143,14 @@ def verify_record(record: dict[str, Any]) -> Verified:
         "ranking"
     ):
         raise ReplayError("final scores or ranking differ from the recorded ones")
-    return Verified(game.name, len(decisions), state.digest(), scores)
+    return Verified(game.name, len(decisions), state.digest(), scores, commitment is not None)
+
+
+def _matches_commitment(record: dict[str, Any], commitment: str) -> bool:
+    try:
+        return check_commitment(int(record["seed"]), str(record.get("salt")), commitment)
+    except (TypeError, ValueError):
+        raise ReplayError(f"malformed seed {record.get('seed')!r}") from None
 
 
 def verify_file(path: Path) -> Verified:

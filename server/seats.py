@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import secrets
 import time
 from dataclasses import dataclass
@@ -21,6 +22,12 @@ from kassen.v1 import referee_pb2 as pb
 from kassen.wire import ObservationEncoder
 from server.clock import SeatClock
 from server.results import Reason
+
+#: The notice a stream receives when another stream with the same ticket takes its seat.
+DISPLACED = "displaced"
+DISPLACE_WRITE_S = 1.0
+#: Unanswered pings remembered per seat (older ones are forgotten, never accumulated).
+PINGS_REMEMBERED = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +155,23 @@ class RemoteSeat(Seat):
     def joined(self) -> bool:
         return self.ever_joined.is_set()
 
+    async def take_over(self, stream: Writer) -> tuple[int, asyncio.Event]:
+        """A (re)joined stream takes the seat over. A stream still holding it first hears a
+        ``displaced`` notice, so its bot can tell "replaced" from "dropped", then ends."""
+        previous = self._stream
+        if previous is not None:
+            notice = pb.PlayResponse(
+                notice=pb.Notice(
+                    code=DISPLACED,
+                    message="another stream joined with this seat's ticket and took the seat over",
+                )
+            )
+            # A stream whose bot stopped reading must not hold up the takeover.
+            with contextlib.suppress(Exception):
+                async with self._write_lock:
+                    await asyncio.wait_for(previous.write(notice), DISPLACE_WRITE_S)
+        return self.attach(stream)
+
     def attach(self, stream: Writer) -> tuple[int, asyncio.Event]:
         """A (re)joined stream takes over the seat; the previous stream's RPC is ended.
 
@@ -201,6 +225,12 @@ class RemoteSeat(Seat):
         elapsed_us = int(elapsed_s * 1e6)
         if 0 < reported_think_us <= elapsed_us:
             self.round_trips_us.append(elapsed_us - reported_think_us)
+
+    def sent_ping(self, nonce: int, at: float) -> None:
+        """Remember a ping's time; only the last few are kept (a bot need not answer)."""
+        self._pings[nonce] = at
+        while len(self._pings) > PINGS_REMEMBERED:
+            del self._pings[next(iter(self._pings))]
 
     def pong(self, nonce: int, at: float) -> None:
         sent = self._pings.pop(nonce, None)

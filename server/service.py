@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import random
+import json
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -12,29 +11,22 @@ from typing import Any
 import grpc
 import structlog
 
-from games import GameConfig, InvalidConfig, UnknownGame, games, get_game
+from games import InvalidConfig, UnknownGame, games
 from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
-from server.referee import Referee
+from server.limits import InvalidSetting, settings_from_request
+from server.referee import Referee, TooManyMatches
 from server.replay import replay_record
 from server.results import Reason
 from server.seats import Incoming, RemoteSeat
-from server.settings import (
-    DEFAULT_BANK_MS,
-    DEFAULT_DECISION_MS,
-    DEFAULT_JOIN_TIMEOUT_MS,
-    DEFAULT_MAX_DECISIONS,
-    FailurePolicy,
-    MatchSettings,
-    TimeControl,
-)
+from server.settings import DEFAULT_MAX_DECISIONS, MAX_WATCH_DELAY_MS
+from server.spectators import watch
 
 log = structlog.get_logger("kassen.service")
 Context = grpc.aio.ServicerContext[Any, Any]
 
 #: How long a new stream may take to send its Join.
 JOIN_MESSAGE_TIMEOUT_S = 10.0
-MAX_TIME_MS = 3_600_000
 
 
 class RefereeService(rpc.RefereeServicer):
@@ -61,7 +53,7 @@ class RefereeService(rpc.RefereeServicer):
         match, seat = found
         if first.join.bot_name and not seat.bot_name:
             seat.bot_name = first.join.bot_name[:100]
-        generation, done = seat.attach(context)
+        generation, done = await seat.take_over(context)
         match.log.debug("seat_joined", seat=seat.index, generation=generation)
         joined = pb.Joined(
             match_id=match.id,
@@ -125,39 +117,13 @@ class RefereeService(rpc.RefereeServicer):
     async def CreateMatch(
         self, request: pb.CreateMatchRequest, context: Context
     ) -> pb.CreateMatchResponse:
-        tc = request.time_control
-        decision_ms = tc.decision_ms or DEFAULT_DECISION_MS
-        bank_ms = tc.bank_ms if request.HasField("time_control") else DEFAULT_BANK_MS
-        if (
-            decision_ms > MAX_TIME_MS
-            or bank_ms > MAX_TIME_MS
-            or request.join_timeout_ms > MAX_TIME_MS
-        ):
-            await context.abort(
-                grpc.StatusCode.INVALID_ARGUMENT, f"times are limited to {MAX_TIME_MS} ms"
-            )
-        policy = (
-            FailurePolicy.VOID
-            if request.failure_policy == pb.FAILURE_POLICY_VOID
-            else FailurePolicy.FORFEIT
-        )
-        settings = MatchSettings(
-            game=request.game,
-            config=GameConfig(
-                players=request.players, variant=request.variant or _default_variant(request.game)
-            ),
-            seed=request.seed
-            if request.HasField("seed")
-            else random.SystemRandom().randrange(2**63),
-            time_control=TimeControl(decision_ms=decision_ms, bank_ms=bank_ms),
-            failure_policy=policy,
-            join_timeout_ms=request.join_timeout_ms or DEFAULT_JOIN_TIMEOUT_MS,
-            max_decisions=request.max_decisions or DEFAULT_MAX_DECISIONS,
-        )
         try:
+            settings = settings_from_request(request)
             match, tickets = self.referee.create_match(settings)
-        except (UnknownGame, InvalidConfig) as exc:
+        except (UnknownGame, InvalidConfig, InvalidSetting) as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        except TooManyMatches as exc:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc))
         return pb.CreateMatchResponse(match_id=match.id, tickets=tickets, setup=match.setup_proto())
 
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.GetMatchResponse:
@@ -179,39 +145,27 @@ class RefereeService(rpc.RefereeServicer):
         match = self.referee.matches.get(request.match_id)
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
-        delay = request.delay_ms / 1000
-        spectator, first = match.watch()
-        if delay and not first.HasField("match_over"):
-            # A delayed spectator starts from the public setup only; the rest arrives late.
-            first = pb.WatchResponse(
-                events=match.public_events[: len(getattr(match.state, "setup_events", ()))]
+        if request.delay_ms > MAX_WATCH_DELAY_MS:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"delay_ms = {request.delay_ms} is above its limit {MAX_WATCH_DELAY_MS}",
             )
-        yield first
-        if first.HasField("match_over"):
-            return
-        try:
-            while True:
-                at, update = await spectator.queue.get()
-                wait = at + delay - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                yield update
-                if update.HasField("match_over"):
-                    return
-        finally:
-            with contextlib.suppress(ValueError):
-                match.spectators.remove(spectator)
+        async for update in watch(match, request.delay_ms):
+            yield update
 
     async def GetReplay(
         self, request: pb.GetReplayRequest, context: Context
     ) -> pb.GetReplayResponse:
-        import json
-
         match = self.referee.matches.get(request.match_id)
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
         if match.result is None:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, "the match is not finished")
+        if not match.seed_revealed:
+            await context.abort(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "the replay is published when the match's seed block is over",
+            )
         return pb.GetReplayResponse(replay_json=json.dumps(replay_record(match)))
 
     async def ListGames(
@@ -225,14 +179,6 @@ class RefereeService(rpc.RefereeServicer):
                 for g in games().values()
             ]
         )
-
-
-def _default_variant(game: str) -> str:
-    """The game's first variant (an unknown game is reported by create_match)."""
-    try:
-        return get_game(game).variants[0]
-    except UnknownGame:
-        return "base"
 
 
 __all__ = ["DEFAULT_MAX_DECISIONS", "RefereeService"]

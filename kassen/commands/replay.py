@@ -24,7 +24,8 @@ def run_verify(args: argparse.Namespace) -> int:
         print(f"kassen: replay {args.file}: {exc}", file=sys.stderr)
         return 1
     scores = ", ".join(map(str, verified.scores)) if verified.scores else "unfinished"
+    seed = "seed matches its commitment, " if verified.commitment_checked else ""
     print(
-        f"ok: {verified.game}, {verified.decisions} decisions re-simulated, scores {scores}, digest {verified.digest}"
+        f"ok: {verified.game}, {seed}{verified.decisions} decisions re-simulated, scores {scores}, digest {verified.digest}"
     )
     return 0

@@ -16,9 +16,11 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from client_sdk import RandomBot, Request, play
 from games import GameConfig
 from games.policies import make_policy
+from kassen import wire
 from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
 from server.app import running_server
+from server.match import Match
 from server.referee import CommandBot, LocalBot
 from server.replay import verify_file
 from server.results import Reason
@@ -51,6 +53,15 @@ class RecordingBot(RandomBot):
 
     def on_match_over(self, result: pb.MatchOver) -> None:
         self.result = result
+
+
+def public_events(match: Match) -> list[str]:
+    """Every public event of a finished match, by re-simulating it from its seed."""
+    state = match.game.new(match.settings.config, match.settings.seed)
+    found = [e for e in getattr(state, "setup_events", ()) if e.private_to is None]
+    for seat, index in match.state.history:
+        found.extend(e for e in state.apply(seat, index) if e.private_to is None)
+    return [wire.event_to_proto(match.game, e).data_json for e in found]
 
 
 def test_all_three_transports_in_one_match(tmp_path: Path) -> None:
@@ -171,6 +182,7 @@ def test_queries_list_games_get_match_list_matches_get_replay() -> None:
                 (await stub.GetReplay(pb.GetReplayRequest(match_id=created.match_id))).replay_json
             )
             assert replay["seed"] == 99 and replay["finished"]
+            assert waiting.match.setup.seed_commitment == replay["seed_commitment"]
             for bad in (
                 stub.CreateMatch(pb.CreateMatchRequest(game="chess", players=2)),
                 stub.CreateMatch(pb.CreateMatchRequest(game="rumble-nation", players=9)),
@@ -240,7 +252,7 @@ def test_delayed_spectator_sees_events_late() -> None:
             assert arrivals[-1][1].HasField("match_over")
             # The game itself ends within milliseconds; the delayed feed trails it by ~0.4 s.
             assert arrivals[-1][0] - ended >= 0.3
-            assert sum(len(u.events) for _, u in arrivals) == len(match.public_events)
+            assert [e.data_json for _, u in arrivals for e in u.events] == public_events(match)
 
     run(scenario())
 
