@@ -19,6 +19,8 @@ from games import GameConfig, InvalidConfig, UnknownGame, get_game
 from games.contract import check_config
 from games.policies import POLICY_NAMES
 from kassen import __version__
+from server.chance import draw_seed
+from server.settings import MAX_SEED
 from tournament.schedule import FORMATS
 
 DEFAULT_DATABASE = "sqlite:///runs/kassen.sqlite"
@@ -69,7 +71,12 @@ class TournamentConfig:
     games_per_group: int = 4
     rounds: int = 5
     candidate: str = ""
-    seed: int = 1
+    #: The base seed. None: drawn secretly when the tournament starts (``with_seed``). A seed
+    #: given in a file or flag makes the run reproducible, and therefore its chance public.
+    seed: int | None = None
+    #: True when the base seed was drawn by the runner: seeds then stay secret until their
+    #: seed blocks are over (reports, replays, MatchOver).
+    secret_seed: bool = True
     concurrency: int = 2
     decision_ms: int = 1000
     #: Adjudicate a match after this many decisions (the game ranks the unfinished position).
@@ -99,6 +106,19 @@ class TournamentConfig:
         data = dict(data)
         data["bots"] = tuple(BotEntry(**b) for b in data.get("bots", ()))
         return cls(**data)
+
+    def with_seed(self) -> TournamentConfig:
+        """The config with its base seed settled: a given seed is public, a drawn one secret."""
+        if self.seed is None:
+            return replace(self, seed=draw_seed(), secret_seed=True)
+        return replace(self, secret_seed=False)
+
+    @property
+    def base_seed(self) -> int:
+        """The settled base seed (``with_seed`` has run)."""
+        if self.seed is None:
+            raise ValueError("the base seed is not settled yet (call with_seed)")
+        return self.seed
 
     def with_overrides(self, **values: Any) -> TournamentConfig:
         given = {k: v for k, v in values.items() if v is not None}
@@ -195,7 +215,6 @@ def validate(config: TournamentConfig) -> None:
         ("players", int),
         ("games_per_group", int),
         ("rounds", int),
-        ("seed", int),
         ("concurrency", int),
         ("decision_ms", int),
         ("max_decisions", int),
@@ -208,6 +227,12 @@ def validate(config: TournamentConfig) -> None:
         check_config(game, GameConfig(config.players, config.variant))
     except (UnknownGame, InvalidConfig) as exc:
         raise ConfigError(str(exc)) from None
+    if config.seed is not None and (
+        not isinstance(config.seed, int)
+        or isinstance(config.seed, bool)
+        or not 0 <= config.seed <= MAX_SEED
+    ):
+        raise ConfigError(f"seed must be a whole number from 0 to 2^63-1, not {config.seed!r}")
     if config.format not in FORMATS:
         raise ConfigError(f"unknown format {config.format!r} (choose from {', '.join(FORMATS)})")
     if config.failure_policy not in ("forfeit", "void"):

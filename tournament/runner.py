@@ -34,6 +34,7 @@ from server.settings import FailurePolicy, MatchSettings, TimeControl
 from tournament import storage
 from tournament.config import BotEntry, TournamentConfig
 from tournament.schedule import ScheduledMatch, swiss_round
+from tournament.seed_blocks import SeedBlocks, match_salt
 
 Finished = tuple[storage.MatchRecord, list[storage.SeatRecord]]
 #: How many finished matches are committed together (and how often, at the latest).
@@ -46,11 +47,15 @@ def policy_seed(match_seed: int, seat: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{match_seed}:{seat}".encode()).digest()[:4], "big")
 
 
-def match_settings(config: TournamentConfig, seed: int) -> MatchSettings:
+def match_settings(config: TournamentConfig, spec: ScheduledMatch) -> MatchSettings:
+    """A tournament match's settings. With a secret base seed, MatchOver does not reveal the
+    seed: the runner reveals it when every match of its seed block is over (``SeedBlocks``)."""
     return MatchSettings(
         game=config.game,
         config=GameConfig(config.players, config.variant),
-        seed=seed,
+        seed=spec.seed,
+        salt=match_salt(config, spec.idx),
+        reveal_seed=not config.secret_seed,
         time_control=TimeControl(decision_ms=config.decision_ms, bank_ms=config.bank_ms),
         failure_policy=FailurePolicy(config.failure_policy),
         max_decisions=config.max_decisions,
@@ -99,7 +104,7 @@ async def play_builtin(
     match_id: str,
 ) -> Finished:
     """One match of built-in policies on an in-process referee (no network)."""
-    settings = match_settings(config, spec.seed)
+    settings = match_settings(config, spec)
     seats: list[Seat] = [
         LocalSeat(
             i,
@@ -109,7 +114,7 @@ async def play_builtin(
         )
         for i, name in enumerate(spec.seats)
     ]
-    match = Match(match_id, get_game(config.game), settings, seats, replay_dir, keep_log=False)
+    match = Match(match_id, get_game(config.game), settings, seats, replay_dir)
     started = time.perf_counter()
     result = await match.run()
     return to_records(spec, result, match.decisions, (time.perf_counter() - started) * 1000)
@@ -168,6 +173,7 @@ class TournamentRunner:
         self._buffer: list[Finished] = []
         self._last_commit = time.monotonic()
         self.progress = Progress(total=0)
+        self.blocks = SeedBlocks(config, storage.load_matches(engine, tournament_id))
 
     @property
     def builtin_only(self) -> bool:
@@ -204,13 +210,14 @@ class TournamentRunner:
                     round_number,
                     points,
                     met,
-                    self.config.seed,
+                    self.config.base_seed,
                     first_idx=len(known),
                 )
                 storage.add_matches(
                     self.engine, self.id, [(m.idx, m.round, m.seed, m.seats) for m in new]
                 )
                 known = storage.load_matches(self.engine, self.id)
+                self.blocks = SeedBlocks(self.config, known)
             self._execute([m for m in known if m.round == round_number])
 
     def _execute(self, scheduled: Sequence[storage.MatchRecord]) -> None:
@@ -238,8 +245,11 @@ class TournamentRunner:
         self._report()
 
     def _commit(self) -> None:
+        """Store finished matches; then (never before) reveal the seeds of finished blocks."""
         if self._buffer:
             storage.record_results(self.engine, self.id, self._buffer)
+            for record, _ in self._buffer:
+                self.blocks.finished(record.idx, record.seed, record.replay_path)
             self._buffer = []
         self._last_commit = time.monotonic()
 
@@ -281,15 +291,24 @@ class TournamentRunner:
             gate = asyncio.Semaphore(self.config.concurrency)
 
             async def one(spec: ScheduledMatch) -> Finished:
+                def held(match: Match) -> None:
+                    self.blocks.hold(spec.idx, match)
+
                 async with gate:
-                    return await play_on_referee(referee, self.config, self.bots, spec)
+                    return await play_on_referee(
+                        referee, self.config, self.bots, spec, on_created=held
+                    )
 
             for next_done in asyncio.as_completed([one(spec) for spec in pending]):
                 self._finished(await next_done)
 
 
 async def play_on_referee(
-    referee: Referee, config: TournamentConfig, bots: dict[str, BotEntry], spec: ScheduledMatch
+    referee: Referee,
+    config: TournamentConfig,
+    bots: dict[str, BotEntry],
+    spec: ScheduledMatch,
+    on_created: Callable[[Match], None] | None = None,
 ) -> Finished:
     """One match on a running referee: built-in bots in-process, Python classes over gRPC in
     this process, command lines launched as processes that connect back."""
@@ -310,7 +329,9 @@ async def play_on_referee(
         else:
             python[seat] = bot.target
     started = time.perf_counter()
-    match, tickets = referee.create_match(match_settings(config, spec.seed), local, commands)
+    match, tickets = referee.create_match(match_settings(config, spec), local, commands)
+    if on_created is not None:
+        on_created(match)
     for seat, name in enumerate(spec.seats):
         match.seats[seat].bot_name = name
     players = [

@@ -30,11 +30,11 @@ def run(args: argparse.Namespace) -> int:
         format="round-robin",
         bots=tuple(bots),
         games_per_group=200,
-        seed=1,
         concurrency=4,
         database=args.db,
         output="runs",
     )
     validate(config)
+    config = config.with_seed()  # secret, as in any real tournament
     engine, tournament_id = start(config)
     return execute(engine, tournament_id, config, args.quiet)
