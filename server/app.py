@@ -1,4 +1,8 @@
-"""Start a referee server: the Referee service, gRPC health checking and server reflection."""
+"""Start a referee server: the Referee service, gRPC health checking and server reflection.
+
+With an organiser token the management calls need it (server/auth.py); without one the
+server refuses any address but loopback. With a certificate and key it speaks TLS only.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from kassen.v1 import referee_pb2, referee_pb2_grpc
+from server.auth import AdminTokenInterceptor, is_loopback
 from server.referee import Referee
 from server.service import RefereeService
 from server.settings import ServerSettings
@@ -22,13 +27,19 @@ class AddressInUse(OSError):
     pass
 
 
+class Unprotected(ValueError):
+    """A referee without an organiser token asked to listen beyond loopback."""
+
+
 def build_server(referee: Referee) -> grpc.aio.Server:
+    token = referee.settings.admin_token
     server = grpc.aio.server(
+        interceptors=[AdminTokenInterceptor(token)] if token else [],
         options=[
             ("grpc.max_receive_message_length", referee.settings.max_message_bytes),
             ("grpc.max_concurrent_streams", 1000),
             ("grpc.so_reuseport", 0),
-        ]
+        ],
     )
     referee_pb2_grpc.add_RefereeServicer_to_server(RefereeService(referee), server)
     health_servicer = health.aio.HealthServicer()
@@ -53,17 +64,24 @@ async def running_server(
 ) -> AsyncIterator[Referee]:
     """Run a referee on ``address`` (port 0: a free port) until the block exits.
 
-    ``referee.address`` holds the address bots should connect to.
+    ``referee.address`` holds the address bots should connect to. Raises ``Unprotected``
+    for a non-loopback address without ``settings.admin_token``.
     """
+    settings = settings or ServerSettings()
+    host = address.rsplit(":", 1)[0]
+    if not settings.admin_token and not is_loopback(host):
+        raise Unprotected(
+            f"{address} is not a loopback address: without an organiser token anyone who can"
+            " reach it could create matches"
+        )
     referee = Referee(replay_dir=replay_dir, settings=settings)
     server = build_server(referee)
     try:
-        port = server.add_insecure_port(address)
+        port = _listen(server, address, settings)
     except RuntimeError as exc:
         raise AddressInUse(f"cannot listen on {address}: {exc}") from None
     if port == 0:
         raise AddressInUse(f"cannot listen on {address}")
-    host = address.rsplit(":", 1)[0]
     referee.address = f"{host}:{port}"
     await server.start()
     health_servicer = server._kassen_health  # type: ignore[attr-defined]
@@ -74,3 +92,14 @@ async def running_server(
     finally:
         await referee.shutdown()
         await server.stop(grace=1.0)
+
+
+def _listen(server: grpc.aio.Server, address: str, settings: ServerSettings) -> int:
+    """Bind ``address``: TLS when both certificate chain and key are set, plaintext otherwise."""
+    cert, key = settings.tls_cert_chain, settings.tls_private_key
+    if (cert is None) != (key is None):
+        raise ValueError("TLS needs both the certificate chain and the private key")
+    if cert is None or key is None:
+        return server.add_insecure_port(address)
+    credentials = grpc.ssl_server_credentials([(key, cert)])
+    return server.add_secure_port(address, credentials)

@@ -13,7 +13,7 @@ import hmac
 import ipaddress
 import os
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import grpc
 import structlog
@@ -29,7 +29,9 @@ ADMIN_ENV_PREFIX = "KASSEN_ADMIN_"
 ADMIN_TOKEN_ENV = "KASSEN_ADMIN_TOKEN"
 TLS_CA_ENV = "KASSEN_TLS_CA"
 
-Continuation = Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler | None]]
+if TYPE_CHECKING:
+    Handler: TypeAlias = grpc.RpcMethodHandler[Any, Any]
+    Continuation: TypeAlias = Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]]
 
 
 def bearer(token: str) -> tuple[tuple[str, str]]:
@@ -49,7 +51,7 @@ class AdminTokenInterceptor(grpc.aio.ServerInterceptor):
 
     async def intercept_service(
         self, continuation: Continuation, handler_call_details: grpc.HandlerCallDetails
-    ) -> grpc.RpcMethodHandler | None:
+    ) -> Handler | None:
         handler = await continuation(handler_call_details)
         method = handler_call_details.method
         if handler is None or method not in self._guarded:
@@ -80,9 +82,7 @@ def _presented_token(metadata: Any) -> str | None:
     return None
 
 
-def _refusal(
-    handler: grpc.RpcMethodHandler, code: grpc.StatusCode, detail: str
-) -> grpc.RpcMethodHandler:
+def _refusal(handler: Handler, code: grpc.StatusCode, detail: str) -> Handler:
     """A handler of the same shape as ``handler`` that only aborts with ``code``."""
 
     async def refuse(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
@@ -94,8 +94,8 @@ def _refusal(
         (True, False): grpc.stream_unary_rpc_method_handler,
         (True, True): grpc.stream_stream_rpc_method_handler,
     }[(handler.request_streaming, handler.response_streaming)]
-    refusal: grpc.RpcMethodHandler = make(
-        refuse,  # type: ignore[arg-type]
+    refusal: Handler = make(
+        refuse,
         request_deserializer=handler.request_deserializer,
         response_serializer=handler.response_serializer,
     )
