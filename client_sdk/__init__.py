@@ -6,7 +6,7 @@ in-process policies of ``games.policies``.
 
 from client_sdk.bot import AsyncBot, Bot, Request
 from client_sdk.builtin import BUNDLED, GreedyBot, PolicyBot, RandomBot
-from client_sdk.runner import BotError, play, run_bot
+from client_sdk.runner import BotError, open_channel, play, run_bot
 
 __all__ = [
     "BUNDLED",
@@ -17,6 +17,7 @@ __all__ = [
     "PolicyBot",
     "RandomBot",
     "Request",
+    "open_channel",
     "play",
     "run_bot",
 ]

@@ -2,6 +2,9 @@
 
 from client_sdk import Bot, run_bot
 result = run_bot(MyBot(), address="127.0.0.1:50051", ticket="...")
+
+A referee that speaks TLS needs the CA that signed its certificate: ``tls_ca=`` PEM bytes, or
+for ``run_bot`` a PEM file named by ``KASSEN_TLS_CA``. Without one the channel is plaintext.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from pathlib import Path
 from typing import cast
 
 import grpc
@@ -25,6 +29,11 @@ FATAL = {
     grpc.StatusCode.UNIMPLEMENTED,
     grpc.StatusCode.RESOURCE_EXHAUSTED,
 }
+
+
+#: The environment variable naming the PEM file of the CA to trust (see run_bot).
+TLS_CA_ENV = "KASSEN_TLS_CA"
+PEM_CERTIFICATE = b"-----BEGIN CERTIFICATE-----"
 
 
 class BotError(RuntimeError):
@@ -92,10 +101,39 @@ async def _play_stream(bot: Bot, stub: rpc.RefereeStub, ticket: str) -> pb.Match
             return over
 
 
-async def play(bot: Bot, address: str, ticket: str, *, rejoins: int = 5) -> pb.MatchOver:
-    """Play the seat of ``ticket`` to the end; rejoin up to ``rejoins`` times if the stream drops."""
+def open_channel(address: str, tls_ca: bytes | None = None) -> grpc.aio.Channel:
+    """A channel to the referee: TLS trusting ``tls_ca`` (PEM) if given, plaintext otherwise."""
+    if tls_ca is None:
+        return grpc.aio.insecure_channel(address)
+    return grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(root_certificates=tls_ca))
+
+
+def read_tls_ca(path: str) -> bytes:
+    """The PEM certificates in ``path``; ``BotError`` names the file if it holds none."""
+    try:
+        pem = Path(path).read_bytes()
+    except OSError as exc:
+        raise BotError(f"cannot read the TLS CA file {path}: {exc.strerror or exc}") from None
+    if PEM_CERTIFICATE not in pem:
+        raise BotError(f"the TLS CA file {path} holds no PEM certificate")
+    return pem
+
+
+def tls_ca_from_env() -> bytes | None:
+    """The CA named by ``KASSEN_TLS_CA``, or None (plaintext) if it is unset or empty."""
+    path = os.environ.get(TLS_CA_ENV, "")
+    return read_tls_ca(path) if path else None
+
+
+async def play(
+    bot: Bot, address: str, ticket: str, *, tls_ca: bytes | None = None, rejoins: int = 5
+) -> pb.MatchOver:
+    """Play the seat of ``ticket`` to the end; rejoin up to ``rejoins`` times if the stream drops.
+
+    ``tls_ca``: PEM of the CA that signed the referee's certificate (TLS); None: plaintext.
+    """
     attempts = 0
-    async with grpc.aio.insecure_channel(address) as channel:
+    async with open_channel(address, tls_ca) as channel:
         stub = rpc.RefereeStub(channel)
         while True:
             try:
@@ -116,11 +154,19 @@ async def play(bot: Bot, address: str, ticket: str, *, rejoins: int = 5) -> pb.M
 
 
 def run_bot(
-    bot: Bot, address: str | None = None, ticket: str | None = None, *, rejoins: int = 5
+    bot: Bot,
+    address: str | None = None,
+    ticket: str | None = None,
+    *,
+    tls_ca: bytes | None = None,
+    rejoins: int = 5,
 ) -> pb.MatchOver:
-    """Blocking: play one seat. Address and ticket default to KASSEN_ADDRESS / KASSEN_TICKET."""
+    """Blocking: play one seat. Address, ticket and TLS CA default to KASSEN_ADDRESS,
+    KASSEN_TICKET and the file named by KASSEN_TLS_CA."""
     address = address or os.environ.get("KASSEN_ADDRESS", "")
     ticket = ticket or os.environ.get("KASSEN_TICKET", "")
     if not address or not ticket:
         raise BotError("no referee address or seat ticket (set KASSEN_ADDRESS and KASSEN_TICKET)")
-    return asyncio.run(play(bot, address, ticket, rejoins=rejoins))
+    if tls_ca is None:
+        tls_ca = tls_ca_from_env()
+    return asyncio.run(play(bot, address, ticket, tls_ca=tls_ca, rejoins=rejoins))

@@ -1,4 +1,5 @@
-"""``kassen bot run BOT``: play the seat in KASSEN_ADDRESS / KASSEN_TICKET with a bot."""
+"""``kassen bot run BOT``: play the seat in KASSEN_ADDRESS / KASSEN_TICKET with a bot
+(over TLS when ``--tls-ca`` or KASSEN_TLS_CA names the CA of the referee's certificate)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 
 from client_sdk import BotError, run_bot
 from client_sdk.loading import BotNotFound, load_bot
+from kassen.commands.credentials import add_ca_flag, tls_ca
 from kassen.errors import UsageError
 
 
@@ -21,6 +23,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     run_parser.add_argument("--ticket", default=None, help="seat ticket (default $KASSEN_TICKET)")
     run_parser.add_argument("--seed", type=int, default=None, help="seed of a bundled bot")
+    add_ca_flag(run_parser, "PEM CA of the referee's TLS certificate; none: plaintext")
     run_parser.set_defaults(run=run)
     from kassen.commands import check
 
@@ -32,12 +35,13 @@ def run(args: argparse.Namespace) -> int:
     ticket = args.ticket or os.environ.get("KASSEN_TICKET", "")
     if not address or not ticket:
         raise UsageError("no referee address or seat ticket (set KASSEN_ADDRESS and KASSEN_TICKET)")
+    ca = tls_ca(args.tls_ca)
     try:
         bot = load_bot(args.bot, args.seed)
     except BotNotFound as exc:
         raise UsageError(str(exc)) from None
     try:
-        result = run_bot(bot, address, ticket)
+        result = run_bot(bot, address, ticket, tls_ca=ca[0] if ca else None)
     except BotError as exc:
         print(f"kassen: bot: {exc}", file=sys.stderr)
         return 1
