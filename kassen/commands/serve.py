@@ -1,4 +1,9 @@
-"""``kassen serve``: run a referee until interrupted."""
+"""``kassen serve``: run a referee until interrupted.
+
+With an organiser token (``--admin-token-file`` or ``KASSEN_ADMIN_TOKEN``) creating matches
+needs it; without one the referee listens on loopback only. ``--tls-cert``/``--tls-key``
+make it speak TLS only (docs/security.md).
+"""
 
 from __future__ import annotations
 
@@ -9,9 +14,21 @@ from pathlib import Path
 
 import structlog
 
+from kassen.commands.credentials import PRIVATE_KEY, add_token_flag, admin_token, pem_file
 from kassen.errors import UsageError
-from server.app import AddressInUse, running_server
+from server.app import AddressInUse, Unprotected, running_server
+from server.auth import is_loopback
 from server.logs import configure
+from server.settings import (
+    DEFAULT_MAX_LIVE_MATCHES,
+    DEFAULT_PING_INTERVAL_MS,
+    LIVE_MATCHES_RANGE,
+    MAX_MESSAGE_BYTES,
+    MAX_WATCH_DELAY_MS,
+    MESSAGE_BYTES_RANGE,
+    PING_INTERVAL_RANGE_MS,
+    ServerSettings,
+)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,34 +36,103 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument(
         "--address",
         default="127.0.0.1:50051",
-        help="host:port to listen on (default 127.0.0.1:50051)",
+        help="host:port to listen on (default 127.0.0.1:50051; beyond loopback needs a token)",
     )
     serve.add_argument(
         "--replays", default="runs/replays", help="folder for replay files (default runs/replays)"
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    add_token_flag(serve, "file holding the organiser token that creating matches needs")
+    serve.add_argument("--tls-cert", default=None, metavar="FILE", help="PEM certificate chain")
+    serve.add_argument("--tls-key", default=None, metavar="FILE", help="PEM private key")
+    serve.add_argument(
+        "--tls-ca",
+        default=None,
+        metavar="FILE",
+        help="PEM CA that launched bots trust (default: the --tls-cert file)",
+    )
+    limits = [
+        ("--ping-interval-ms", DEFAULT_PING_INTERVAL_MS, "how often seats are pinged"),
+        ("--min-watch-delay-ms", 0, "least spectator delay of every match"),
+        ("--max-live-matches", DEFAULT_MAX_LIVE_MATCHES, "matches alive at once"),
+        ("--max-message-bytes", MAX_MESSAGE_BYTES, "largest message a client may send"),
+    ]
+    for flag, default, what in limits:
+        serve.add_argument(flag, type=int, default=default, help=f"{what} (default {default})")
     serve.set_defaults(run=run)
+
+
+def _within(flag: str, value: int, low: int, high: int) -> int:
+    if not low <= value <= high:
+        raise UsageError(f"{flag} must be between {low} and {high}, not {value}")
+    return value
+
+
+def settings_from(args: argparse.Namespace) -> ServerSettings:
+    """The referee's settings from the flags; every bad value is a UsageError naming its flag."""
+    token = admin_token(args.admin_token_file)
+    host = args.address.rsplit(":", 1)[0]
+    if token is None and not is_loopback(host):
+        raise UsageError(
+            f"--address {args.address} is beyond loopback: give an organiser token"
+            " (--admin-token-file FILE or KASSEN_ADMIN_TOKEN) to listen there"
+        )
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise UsageError("--tls-cert and --tls-key go together")
+    if args.tls_ca is not None and args.tls_cert is None:
+        raise UsageError("--tls-ca needs --tls-cert and --tls-key")
+    cert = key = ca_file = None
+    if args.tls_cert is not None:
+        cert = pem_file("--tls-cert", args.tls_cert)
+        key = pem_file("--tls-key", args.tls_key, PRIVATE_KEY)
+        ca_path = args.tls_ca if args.tls_ca is not None else args.tls_cert
+        pem_file("--tls-ca", ca_path)
+        ca_file = str(Path(ca_path).resolve())  # launched bots may run in another folder
+    return ServerSettings(
+        admin_token=token,
+        tls_cert_chain=cert,
+        tls_private_key=key,
+        tls_ca_file=ca_file,
+        ping_interval_ms=_within(
+            "--ping-interval-ms", args.ping_interval_ms, *PING_INTERVAL_RANGE_MS
+        ),
+        min_watch_delay_ms=_within(
+            "--min-watch-delay-ms", args.min_watch_delay_ms, 0, MAX_WATCH_DELAY_MS
+        ),
+        max_live_matches=_within("--max-live-matches", args.max_live_matches, *LIVE_MATCHES_RANGE),
+        max_message_bytes=_within(
+            "--max-message-bytes", args.max_message_bytes, *MESSAGE_BYTES_RANGE
+        ),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     if ":" not in args.address:
         raise UsageError(f"--address must be host:port, not {args.address!r}")
+    settings = settings_from(args)
     configure(args.log_level)
     try:
-        asyncio.run(_serve(args.address, Path(args.replays)))
-    except AddressInUse as exc:
+        asyncio.run(_serve(args.address, Path(args.replays), settings))
+    except (AddressInUse, Unprotected) as exc:
         raise UsageError(str(exc)) from None
     return 0
 
 
-async def _serve(address: str, replays: Path) -> None:
+async def _serve(address: str, replays: Path, settings: ServerSettings) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    async with running_server(address, replay_dir=replays) as referee:
-        structlog.get_logger("kassen").info(
-            "serving", address=referee.address, replays=str(replays)
+    log = structlog.get_logger("kassen")
+    async with running_server(address, replay_dir=replays, settings=settings) as referee:
+        if not settings.admin_token:
+            log.warning("no organiser token: loopback only", address=referee.address)
+        log.info(
+            "serving",
+            address=referee.address,
+            replays=str(replays),
+            tls=settings.tls_cert_chain is not None,
+            organiser_token=settings.admin_token is not None,
         )
         await stop.wait()
-        structlog.get_logger("kassen").info("stopping")
+        log.info("stopping")
