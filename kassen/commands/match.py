@@ -1,32 +1,33 @@
-"""``kassen match``: one match over real gRPC on an embedded loopback referee."""
+"""``kassen match``: one match over real gRPC, on an embedded loopback referee or, with
+``--server``, on a running one (kassen/commands/match_remote.py)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import random
+import secrets
 import shlex
 import shutil
-import sys
 from pathlib import Path
 
-import grpc
-
-from client_sdk import Bot, play
+from client_sdk import Bot, open_channel, play
 from client_sdk.loading import BotNotFound, load_bot
 from games import GameConfig, InvalidConfig, UnknownGame, get_game
 from games.contract import check_config
+from kassen.commands.credentials import add_ca_flag, add_token_flag, admin_token, tls_ca
+from kassen.commands.match_output import print_header, print_result, print_watch
+from kassen.commands.match_remote import Remote, Request, run_remote
 from kassen.errors import UsageError
-from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
 from server.app import running_server
+from server.chance import draw_seed
 from server.logs import configure
-from server.match import Match
 from server.referee import CommandBot
 from server.settings import (
     DEFAULT_BANK_MS,
     DEFAULT_DECISION_MS,
     DEFAULT_MAX_DECISIONS,
+    MAX_SEED,
     FailurePolicy,
     MatchSettings,
     TimeControl,
@@ -36,7 +37,7 @@ CMD_PREFIX = "cmd:"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    match = sub.add_parser("match", help="play one match over gRPC on an embedded referee")
+    match = sub.add_parser("match", help="play one match over gRPC (embedded or --server)")
     match.add_argument("game", help="game name, e.g. rumble-nation")
     match.add_argument(
         "--seat",
@@ -45,7 +46,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="BOT",
         help="one per seat, in order: random, greedy, module:Class, file.py:Class or 'cmd:COMMAND'",
     )
-    match.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    match.add_argument(
+        "--seed", type=int, default=None, help="game seed (default: secret, drawn by the referee)"
+    )
     match.add_argument(
         "--advanced", action="store_true", help="advanced rules (variant 'advanced')"
     )
@@ -66,6 +69,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     match.add_argument(
         "--log-level", default="warning", choices=["debug", "info", "warning", "error"]
     )
+    match.add_argument(
+        "--server",
+        default=None,
+        metavar="ADDRESS",
+        help="play on the referee at host:port instead of an embedded one",
+    )
+    add_token_flag(match, "file holding the organiser token of --server")
+    add_ca_flag(match, "PEM CA of the --server's TLS certificate; none: plaintext")
     match.set_defaults(run=run)
 
 
@@ -99,62 +110,69 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--max-decisions must be positive")
     if args.decision_ms <= 0 or args.bank_ms < 0:
         raise UsageError("--decision-ms must be positive and --bank-ms not negative")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    seats = [_seat(spec, seed * 31 + i) for i, spec in enumerate(args.seat)]
-    settings = MatchSettings(
+    if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
+        raise UsageError(f"--seed must be between 0 and {MAX_SEED}")
+    if args.server is None and (args.admin_token_file or args.tls_ca):
+        raise UsageError("--admin-token-file and --tls-ca go with --server")
+    remote = _remote(args.server, args.admin_token_file, args.tls_ca) if args.server else None
+    # Bundled bots draw their own seeds: the game seed is secret unless --seed gave it.
+    bot_seed = args.seed if args.seed is not None else secrets.randbits(31)
+    seats = [_seat(spec, bot_seed * 31 + i) for i, spec in enumerate(args.seat)]
+    request = Request(
+        title=game.title,
         game=game.name,
         config=config,
-        seed=seed,
+        seed=args.seed,
         time_control=TimeControl(decision_ms=args.decision_ms, bank_ms=args.bank_ms),
         failure_policy=FailurePolicy(args.failure_policy),
         max_decisions=args.max_decisions,
+        watch=args.watch,
     )
     configure(args.log_level, json=False)
-    print(f"{game.title}, {config.players} players, {config.variant} rules, seed {seed}")
-    return asyncio.run(_run(settings, seats, args.seat, Path(args.replays), args.watch))
+    if remote is not None:
+        return run_remote(remote, request, seats, args.seat)
+    return asyncio.run(_run(request, seats, args.seat, Path(args.replays)))
+
+
+def _remote(address: str, token_file: str | None, ca_file: str | None) -> Remote:
+    if ":" not in address:
+        raise UsageError(f"--server must be host:port, not {address!r}")
+    ca = tls_ca(ca_file)
+    return Remote(
+        address=address,
+        token=admin_token(token_file),
+        tls_ca=ca[0] if ca else None,
+        tls_ca_file=str(Path(ca[1]).resolve()) if ca else None,
+    )
 
 
 async def _run(
-    settings: MatchSettings,
-    seats: list[Bot | CommandBot],
-    specs: list[str],
-    replays: Path,
-    watch: bool,
+    request: Request, seats: list[Bot | CommandBot], specs: list[str], replays: Path
 ) -> int:
+    settings = MatchSettings(
+        game=request.game,
+        config=request.config,
+        seed=request.seed if request.seed is not None else draw_seed(),
+        time_control=request.time_control,
+        failure_policy=request.failure_policy,
+        max_decisions=request.max_decisions,
+    )
     async with running_server("127.0.0.1:0", replay_dir=replays) as referee:
         commands = {i: s for i, s in enumerate(seats) if isinstance(s, CommandBot)}
         match, tickets = referee.create_match(settings, commands=commands)
-        watcher = asyncio.create_task(_watch(referee.address, match.id)) if watch else None
-        players = [
-            asyncio.create_task(play(bot, referee.address, tickets[i]))
-            for i, bot in enumerate(seats)
-            if isinstance(bot, Bot)
-        ]
-        await match.finished.wait()
-        await asyncio.gather(*players, return_exceptions=True)
-        if watcher is not None:
-            await asyncio.wait_for(watcher, 10)
-    _print_result(match, specs)
-    return 0
-
-
-async def _watch(address: str, match_id: str) -> None:
-    async with grpc.aio.insecure_channel(address) as channel:
-        async for update in rpc.RefereeStub(channel).Watch(pb.WatchRequest(match_id=match_id)):
-            for event in update.events:
-                print(event.text)
-            sys.stdout.flush()
-
-
-def _print_result(match: Match, specs: list[str]) -> None:
-    result = match.result
-    assert result is not None
-    print(f"Result: {result.reason.value} after {match.decisions} decisions")
-    for seat in sorted(result.seats, key=lambda r: (r.rank or 99, r.seat)):
-        status = "" if not seat.forfeited else f"  [forfeited: {seat.reason.value}: {seat.detail}]"
-        think_ms = seat.think_time_us / 1000
-        print(
-            f"  {seat.rank}. Player {seat.seat + 1} ({specs[seat.seat]}) score {seat.score}, {seat.decisions} decisions, {think_ms:.0f} ms{status}"
-        )
-    if result.replay_path:
-        print(f"Replay: {result.replay_path}")
+        setup = match.setup_proto()
+        print_header(request.title, request.config, setup, request.seed)
+        async with open_channel(referee.address) as channel:
+            stub = rpc.RefereeStub(channel)
+            watcher = asyncio.create_task(print_watch(stub, match.id)) if request.watch else None
+            players = [
+                asyncio.create_task(play(bot, referee.address, tickets[i]))
+                for i, bot in enumerate(seats)
+                if isinstance(bot, Bot)
+            ]
+            await match.finished.wait()
+            await asyncio.gather(*players, return_exceptions=True)
+            if watcher is not None:
+                await asyncio.wait_for(watcher, 10 + match.settings.watch_delay_ms / 1000)
+        summary = match.summary()
+    return 0 if print_result(summary, specs, setup.seed_commitment) else 1
