@@ -162,22 +162,22 @@ def test_token_and_tls_end_to_end(server: str, certs: Certs, token_file: Path) -
         assert "Result:" not in refused.stdout
 
 
-BAD_FLAGS = [
-    (["--address", "0.0.0.0:50051"], "--admin-token-file"),
-    (["--tls-cert", "cert.pem"], "--tls-cert and --tls-key go together"),
-    (["--max-live-matches", "0"], "--max-live-matches must be between"),
-]
-
-
-def test_serve_refuses_bad_flags_in_one_line(tmp_path: Path) -> None:
-    folders = [tmp_path / str(i) for i in range(len(BAD_FLAGS))]
+def test_serve_refuses_bad_flags_in_one_line(tmp_path: Path, certs: Certs) -> None:
+    other = make_certs(tmp_path, prefix="other-")
+    bad_flags = [
+        (["--address", "0.0.0.0:50051"], "--admin-token-file"),
+        (["--tls-cert", "cert.pem"], "--tls-cert and --tls-key go together"),
+        (["--tls-cert", str(certs.cert), "--tls-key", str(other.key)], "does not fit"),
+        (["--max-live-matches", "0"], "--max-live-matches must be between"),
+    ]
+    folders = [tmp_path / str(i) for i in range(len(bad_flags))]
     for folder in folders:
         folder.mkdir()
     runs = [
         (["serve", *args], None, folder)
-        for (args, _), folder in zip(BAD_FLAGS, folders, strict=True)
+        for (args, _), folder in zip(bad_flags, folders, strict=True)
     ]
-    for (args, message), folder, result in zip(BAD_FLAGS, folders, kassen_all(runs), strict=True):
+    for (args, message), folder, result in zip(bad_flags, folders, kassen_all(runs), strict=True):
         assert result.returncode == 2, (args, result.stderr)
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and message in lines[0], lines

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import signal
+import ssl
 from pathlib import Path
 
 import structlog
@@ -85,6 +86,7 @@ def settings_from(args: argparse.Namespace) -> ServerSettings:
     if args.tls_cert is not None:
         cert = pem_file("--tls-cert", args.tls_cert)
         key = pem_file("--tls-key", args.tls_key, PRIVATE_KEY)
+        _check_pair(args.tls_cert, args.tls_key)
         ca_path = args.tls_ca if args.tls_ca is not None else args.tls_cert
         pem_file("--tls-ca", ca_path)
         ca_file = str(Path(ca_path).resolve())  # launched bots may run in another folder
@@ -104,6 +106,18 @@ def settings_from(args: argparse.Namespace) -> ServerSettings:
             "--max-message-bytes", args.max_message_bytes, *MESSAGE_BYTES_RANGE
         ),
     )
+
+
+def _check_pair(cert: str, key: str) -> None:
+    """gRPC would only say it cannot bind: name a key that does not fit the certificate
+    (or is encrypted, which gRPC cannot use) here instead."""
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key, b"")
+    except ssl.SSLError as exc:
+        reason = exc.reason or str(exc)
+        raise UsageError(
+            f"--tls-key {key} does not fit --tls-cert {cert} or is encrypted ({reason})"
+        ) from None
 
 
 def run(args: argparse.Namespace) -> int:
