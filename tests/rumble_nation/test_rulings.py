@@ -14,6 +14,7 @@ from pathlib import Path
 from games import GameConfig
 from games.rumble_nation import GAME
 from games.rumble_nation.board import AREA_INDEX
+from games.rumble_nation.daimyo import DAIMYO_EFFECTS
 from games.rumble_nation.rulings import RULINGS, ruling
 from games.rumble_nation.state import RumbleNationState
 from games.rumble_nation.war import resolve_battle
@@ -90,6 +91,61 @@ def test_R3_determinization_keeps_own_card_and_is_consistent_with_what_was_seen(
                         assert guess.daimyo_card[p] in seen - {state.daimyo_card[viewer]}
                     for p in order[:mine]:
                         assert guess.daimyo_card[p] in display - seen, (players, viewer, p)
+
+
+def test_R3_determinization_during_the_draft_keeps_the_offer_and_the_display() -> None:
+    """Mid-draft, a seat that has not picked only knows the earlier pickers took display cards;
+    the seat picking now also sees what is left (its options), so that offer stays."""
+    for game_seed in range(10):
+        state = GAME.new(GameConfig(4, "advanced"), game_seed)
+        state.apply(state.pending()[0].seat, game_seed % 5)  # one card taken, three to go
+        picker = state.pending()[0].seat
+        first = state.draft_order[0]
+        display = set(state.daimyo_display)
+        for viewer in range(4):
+            for seed in range(10):
+                guess = state.determinize(viewer, seed)
+                taken = guess.daimyo_card[first]
+                assert taken in display and taken not in guess.draft_remaining
+                assert set(guess.draft_remaining) == display - {taken}
+                if viewer in (first, picker):
+                    assert guess.daimyo_card == state.daimyo_card
+                    assert guess.pending() == state.pending()
+                else:
+                    options = guess.pending()[0].options
+                    assert [o.value[1] for o in options] == guess.draft_remaining
+
+
+def test_R3_determinization_keeps_a_turn_question_only_the_daimyo_card_allows() -> None:
+    """R4 shows that an opponent asked to start its turn, with no tactic card usable to it,
+    holds a usable daimyo card: every sample keeps that question (and the seat's view)."""
+    found = 0
+    for game_seed in range(40):
+        if found == 5:
+            break
+        state = _drafted(4, game_seed)
+        rng = random.Random(game_seed)
+        while state.pending() and found < 5:
+            p = state.current
+            if state.step == "turn" and keys(state) == [
+                "roll",
+                f"daimyo:{state.daimyo_card[p]}",
+            ]:
+                viewer = (p + 1) % 4
+                unusable = [
+                    c for c in state.daimyo_display if not DAIMYO_EFFECTS[c].usable(state, p)
+                ]
+                if unusable:  # a sample could lose the question
+                    found += 1
+                    for seed in range(20):
+                        guess = state.determinize(viewer, seed)
+                        card = guess.daimyo_card[p]
+                        assert card is not None and DAIMYO_EFFECTS[card].usable(guess, p)
+                        assert guess.observe(viewer) == state.observe(viewer)
+                        assert keys(guess) == ["roll", f"daimyo:{card}"]
+            decision = state.pending()[0]
+            state.apply(decision.seat, rng.randrange(len(decision.options)))
+    assert found == 5, "no position with that question in 40 games"
 
 
 def test_R4_single_option_decisions_are_taken_by_the_engine() -> None:
