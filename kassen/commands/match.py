@@ -65,7 +65,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="adjudicate the match after this many decisions (result reason adjudicated)",
     )
     match.add_argument("--failure-policy", choices=["forfeit", "void"], default="forfeit")
-    match.add_argument("--replays", default="runs/replays", help="folder for the replay file")
+    match.add_argument(
+        "--replays", default="runs/replays", help="folder for the replay file (embedded referee)"
+    )
     match.add_argument(
         "--log-level", default="warning", choices=["debug", "info", "warning", "error"]
     )
