@@ -1,4 +1,5 @@
-"""Standard tools work against ``kassen serve``: grpcurl lists and calls it (reflection on)."""
+"""Standard tools work against ``kassen serve``: grpcurl lists and calls it (reflection on), and
+the grpcurl session shown in docs/protocol.md is what a real run prints."""
 
 from __future__ import annotations
 
@@ -67,10 +68,26 @@ def test_grpcurl_lists_describes_and_calls_the_referee(server: str) -> None:
             "kassen.v1.Referee/CreateMatch",
         )
     )
-    assert len(created["tickets"]) == 3 and created["setup"]["seed"] == "7"
+    assert len(created["tickets"]) == 3 and len(created["setup"]["seed_commitment"]) == 64
+    assert "seed" not in created["setup"]  # the seed itself is never shown while the match runs
     games = json.loads(grpcurl(server, "kassen.v1.Referee/ListGames"))
     assert games["games"][0]["name"] == "rumble-nation"
     health = json.loads(
         grpcurl("-d", '{"service": "kassen.v1.Referee"}', server, "grpc.health.v1.Health/Check")
     )
     assert health["status"] == "SERVING"
+
+
+def test_the_grpcurl_session_in_the_protocol_docs_is_what_a_real_run_prints() -> None:
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import grpcurl_session
+    finally:
+        sys.path.pop(0)
+    fresh = grpcurl_session.record_session(GRPCURL)
+    documented = grpcurl_session.documented_session()
+    assert "kassen.v1.Referee/CreateMatch" in fresh and "seed_reveal" in fresh
+    assert documented == fresh, (
+        "docs/protocol.md's grpcurl session differs from a real run; "
+        "regenerate it with: python tools/grpcurl_session.py --write"
+    )
