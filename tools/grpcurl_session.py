@@ -123,7 +123,9 @@ def record_session(grpcurl: str) -> str:
                 session.hide(ticket, f"<ticket-{seat}>")
             session.hide(created["setup"]["seed_commitment"], "<commitment>")
             bots = []
-            for seat, (ticket, bot) in enumerate(zip(created["tickets"], ("random", "greedy"))):
+            for seat, (ticket, bot) in enumerate(
+                zip(created["tickets"], ("random", "greedy"), strict=True)
+            ):
                 session.note(
                     f"$ KASSEN_ADDRESS=127.0.0.1:50051 KASSEN_TICKET=<ticket-{seat}> "
                     f"kassen bot run {bot} --seed {seat + 1} &"
