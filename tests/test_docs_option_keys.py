@@ -1,0 +1,341 @@
+"""The "Decisions a bot faces" tables of docs/games/*.md against what the referee really sends.
+
+Each table row is read as (decision kinds, key patterns). Random games of both games (every
+variant and player count, both Root maps, one-game and two-game Root contests) and the prepared
+positions that force every rare decision are played in-process, and every decision is checked:
+its kind has a row, every option key matches one of the row's patterns, keys are unique within
+the decision, and the keys on the wire are the engine's ``Option.key``. In reverse, every
+documented kind occurs and every documented pattern is used, except the kinds named in
+``UNREACHABLE`` with the reason they are never asked.
+
+Pattern syntax (as the docs use it): ``<name>`` is one token without ``:`` (``<area>`` an area
+id, ``<card>`` a card id, ``<spent>`` Root's crafting payment; ``<n>``, ``<castle>``,
+``<soldiers>`` and a bare ``N`` a number), ``a|b`` alternatives for one ``:``-separated part
+of the key (written ``\\|`` inside a table), ``[...]`` an optional part.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from games import GameConfig, GameState, get_game
+from games.root.cards import STANDARD_DECK
+from games.root.positions import decision_scenarios as root_scenarios
+from games.rumble_nation.board import AREAS
+from games.rumble_nation.cards import DAIMYO_CARDS, TACTIC_CARDS
+from games.rumble_nation.positions import decision_scenarios as rumble_scenarios
+from kassen.wire import options_to_proto
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
+SECTION = "## Decisions a bot faces"
+GAMES = ("rumble-nation", "root")
+DOC_OF = {"rumble-nation": DOCS / "rumble-nation.md", "root": DOCS / "root.md"}
+
+NUMBER = r"\d+"
+TOKEN = r"[^:]+"  # a placeholder the table below does not name: any one token
+
+
+def _one_of(ids: list[str]) -> str:
+    return "(?:" + "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True)) + ")"
+
+
+#: What each placeholder of a game's table stands for (regular expressions).
+PLACEHOLDERS: dict[str, dict[str, str]] = {
+    "rumble-nation": {
+        "area": _one_of([a.id for a in AREAS]),
+        "card": _one_of([c.id for c in (*TACTIC_CARDS, *DAIMYO_CARDS)]),
+        "castle": NUMBER,
+        "soldiers": NUMBER,
+        "n": NUMBER,
+    },
+    "root": {
+        "card": _one_of([c.id for c in STANDARD_DECK]),
+        # Pieces spent per suit, in the order fox, rabbit, mouse, suits not used left out.
+        "spent": r"(?:\d+f(?:/\d+r)?(?:/\d+m)?|\d+r(?:/\d+m)?|\d+m)",
+        "n": NUMBER,
+    },
+}
+
+#: Documented kinds that no game can ask, with the reason. Each must be documented and must
+#: really never occur in the games played here (both are checked).
+UNREACHABLE: dict[str, dict[str, str]] = {
+    "rumble-nation": {},
+    "root": {
+        "eyrie.corner": "the Eyrie's corner is the one opposite the Marquise's keep, always free",
+        "battle.defender": "with two players the only enemy is the defender",
+        "effect.codebreakers": "with two players the only other player is the target",
+        "effect.stand_and_deliver": "with two players the only other player is the target",
+    },
+}
+
+
+# -- reading the tables ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    kinds: tuple[str, ...]
+    patterns: tuple[str, ...]
+    regexes: tuple[re.Pattern[str], ...]
+
+    def matches(self, key: str) -> bool:
+        return any(r.fullmatch(key) for r in self.regexes)
+
+
+def _part(text: str, placeholders: Mapping[str, str]) -> str:
+    """One ``:``-separated part of a pattern: alternatives of literals and placeholders."""
+    if not text:
+        return ""
+    alternatives = []
+    for alternative in text.split("|"):
+        out = []
+        for token in re.split(r"(<[^<>]+>|\bN\b)", alternative):
+            if token == "N":
+                out.append(NUMBER)
+            elif token.startswith("<") and token.endswith(">"):
+                out.append(placeholders.get(token[1:-1], TOKEN))
+            else:
+                out.append(re.escape(token))
+        alternatives.append("".join(out))
+    if len(alternatives) == 1:
+        return alternatives[0]
+    return "(?:" + "|".join(alternatives) + ")"
+
+
+def compile_pattern(pattern: str, placeholders: Mapping[str, str]) -> re.Pattern[str]:
+    out = []
+    for piece in re.split(r"(\[|\])", pattern):
+        if piece == "[":
+            out.append("(?:")
+        elif piece == "]":
+            out.append(")?")
+        else:
+            out.append(":".join(_part(p, placeholders) for p in piece.split(":")))
+    return re.compile("".join(out))
+
+
+def _cells(line: str) -> list[str]:
+    assert line.startswith("|") and line.endswith("|"), line
+    return [c.strip() for c in re.split(r"(?<!\\)\|", line[1:-1])]
+
+
+def _kinds(cell: str) -> tuple[str, ...]:
+    """Backticked kinds; ``.stage`` abbreviates the previous full name's ``step.`` prefix."""
+    found: list[str] = []
+    full: str | None = None
+    for name in re.findall(r"`([^`]+)`", cell):
+        if name.startswith("."):
+            assert full is not None, f"{name} abbreviates nothing in {cell!r}"
+            name = full.rsplit(".", 1)[0] + name
+        else:
+            full = name
+        assert re.fullmatch(r"[a-z_]+(\.[a-z_]+)?", name), f"not a kind name: {name!r}"
+        found.append(name)
+    return tuple(found)
+
+
+@cache
+def table(game: str) -> tuple[Row, ...]:
+    text = DOC_OF[game].read_text(encoding="utf-8")
+    assert SECTION in text, f"{DOC_OF[game]} has no section {SECTION!r}"
+    section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
+    lines = [line.strip() for line in section.splitlines() if line.strip().startswith("|")]
+    header, rule, *body = lines
+    assert len(_cells(header)) == 3 and _cells(header)[2] == "option keys", header
+    assert set(rule) <= set("|-: "), rule
+    rows = []
+    for line in body:
+        first, _when, keys = _cells(line)
+        patterns = tuple(p.replace("\\|", "|") for p in re.findall(r"`([^`]+)`", keys))
+        regexes = tuple(compile_pattern(p, PLACEHOLDERS[game]) for p in patterns)
+        rows.append(Row(_kinds(first), patterns, regexes))
+    return tuple(rows)
+
+
+def row_of(game: str) -> dict[str, Row]:
+    found: dict[str, Row] = {}
+    for row in table(game):
+        for kind in row.kinds:
+            assert kind not in found, f"{game}: {kind} has two rows"
+            found[kind] = row
+    return found
+
+
+# -- playing -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Seen:
+    """Every decision kind met and the keys offered for it, with where each was first met."""
+
+    keys: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    where: dict[tuple[str, str], str] = field(default_factory=dict)
+    duplicates: list[tuple[str, str, list[str]]] = field(default_factory=list)
+    wire_mismatches: list[tuple[str, list[str], list[str]]] = field(default_factory=list)
+    decisions: int = 0
+
+
+def _play(game: str, state: GameState, rng: random.Random, label: str, seen: Seen) -> None:
+    for _ in range(20_000):
+        pending = state.pending()
+        if not pending:
+            return
+        decision = pending[0]
+        keys = [o.key for o in decision.options]
+        seen.decisions += 1
+        if len(set(keys)) != len(keys):
+            seen.duplicates.append((label, decision.kind, keys))
+        wire = [m.key for m in options_to_proto(game, decision)]
+        if wire != keys:
+            seen.wire_mismatches.append((decision.kind, keys, wire))
+        for key in keys:
+            seen.keys[decision.kind].add(key)
+            seen.where.setdefault((decision.kind, key), label)
+        state.apply(decision.seat, rng.randrange(len(decision.options)))
+
+
+def _games(game: str) -> Iterator[tuple[str, GameState, int]]:
+    """(label, start position, random seed) for every game played."""
+    engine = get_game(game)
+    if game == "rumble-nation":
+        for variant in ("base", "advanced"):
+            for players in (2, 3, 4):
+                for seed in range(25):
+                    config = GameConfig(players, variant)
+                    yield f"{variant} {players}p seed {seed}", engine.new(config, seed), seed
+        for seed in range(3):
+            for name, position in rumble_scenarios(seed).items():
+                for play in range(4):
+                    yield f"position {name} ({seed}, play {play})", position.clone(), play
+    else:
+        for board in ("autumn", "winter"):
+            for seed in range(12):
+                config = GameConfig(2, board, {"games": 1})
+                yield f"{board} one game seed {seed}", engine.new(config, seed), seed
+            # The referee always plays the full two-game contest.
+            yield f"{board} contest seed 100", engine.new(GameConfig(2, board), 100), 100
+        for name, scenario in root_scenarios().items():
+            for play in range(3):
+                yield f"position {name} (play {play})", scenario.clone(), play
+
+
+@cache
+def seen(game: str) -> Seen:
+    found = Seen()
+    for label, state, seed in _games(game):
+        _play(game, state, random.Random(seed), f"{game} {label}", found)
+    return found
+
+
+# -- the pattern reader itself -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pattern", "key", "expected"),
+    [
+        ("place:<castle>:<soldiers>[:daimyo]", "place:7:2", True),
+        ("place:<castle>:<soldiers>[:daimyo]", "place:9:0:daimyo", True),
+        ("place:<castle>:<soldiers>[:daimyo]", "place:7", False),
+        ("place:<castle>:<soldiers>[:daimyo]", "place:7:2:daimyo:x", False),
+        ("<area>", "kyo", True),
+        ("<area>", "area:kyo", False),
+        ("<area>", "stop", False),
+        ("seat:<n>", "seat:3", True),
+        ("seat:<n>", "seat:x", False),
+        ("column:recruit|move|battle|build", "column:move", True),
+        ("column:recruit|move|battle|build", "column:turmoil", False),
+        ("clearing:N", "clearing:12", True),
+        ("clearing:N", "clearing:", False),
+        ("craft:<card>[:<spent>]", "craft:anvil", True),
+        ("craft:<card>[:<spent>]", "craft:royal_claim:2f/1r/1m", True),
+        ("craft:<card>[:<spent>]", "craft:royal_claim:1r/2f", False),
+        ("craft:<card>[:<spent>]", "craft:no_such_card", False),
+        ("use:<effect>", "use:cobbler", True),  # a name with no set: any one token
+        ("use:<effect>", "use:a:b", False),
+    ],
+)
+def test_patterns_read_as_documented(pattern: str, key: str, expected: bool) -> None:
+    placeholders = {**PLACEHOLDERS["rumble-nation"], **PLACEHOLDERS["root"]}
+    assert bool(compile_pattern(pattern, placeholders).fullmatch(key)) is expected
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_table_rows_name_kinds_and_keys(game: str) -> None:
+    rows = table(game)
+    assert len(rows) >= 20
+    for row in rows:
+        assert row.kinds and row.patterns, row
+    row_of(game)  # no kind in two rows
+    assert set(UNREACHABLE[game]) <= set(row_of(game)), "an unreachable kind is not documented"
+
+
+# -- the docs against the engines --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_kind_asked_is_documented(game: str) -> None:
+    rows = row_of(game)
+    found = seen(game)
+    undocumented = {k: sorted(found.keys[k])[:5] for k in found.keys if k not in rows}
+    assert not undocumented, f"{DOC_OF[game].name} lacks rows for {undocumented}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_key_offered_matches_its_row(game: str) -> None:
+    rows = row_of(game)
+    found = seen(game)
+    wrong = sorted(
+        (kind, key, found.where[kind, key])
+        for kind, keys in found.keys.items()
+        if kind in rows
+        for key in keys
+        if not rows[kind].matches(key)
+    )
+    assert not wrong, f"keys not matching {DOC_OF[game].name}: {wrong[:20]}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_documented_kind_occurs(game: str) -> None:
+    found = seen(game)
+    documented = set(row_of(game))
+    unreachable = set(UNREACHABLE[game])
+    missing = documented - set(found.keys) - unreachable
+    assert not missing, f"documented in {DOC_OF[game].name} but never asked: {sorted(missing)}"
+    reached = unreachable & set(found.keys)
+    assert not reached, f"listed as unreachable but asked: {sorted(reached)}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_documented_pattern_is_used(game: str) -> None:
+    found = seen(game)
+    unused = []
+    for row in table(game):
+        if all(kind in UNREACHABLE[game] for kind in row.kinds):
+            continue
+        keys = set().union(*(found.keys.get(kind, set()) for kind in row.kinds))
+        for pattern, regex in zip(row.patterns, row.regexes, strict=True):
+            if not any(regex.fullmatch(key) for key in keys):
+                unused.append((row.kinds, pattern))
+    assert not unused, f"patterns no key matched: {unused}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_keys_are_unique_within_a_decision(game: str) -> None:
+    found = seen(game)
+    assert found.decisions > 1000
+    assert not found.duplicates, found.duplicates[:5]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_referee_sends_the_engine_keys(game: str) -> None:
+    found = seen(game)
+    assert found.decisions > 1000
+    assert not found.wire_mismatches, found.wire_mismatches[:5]
