@@ -3,8 +3,9 @@ process (or language, through the SDK) plans with.
 
 Everything in a ``RootView`` is public except the other hands and the deck's order, so the
 rebuilt state is exact but for those: the cards the seat cannot see are dealt again from
-``seed`` (as ``RootState.determinize`` does, ruling RT6), and future chance comes from ``seed``
-too. The steps in progress are rebuilt from their class names and typed fields.
+``seed`` (by ``RootState.redeal``, as ``RootState.determinize`` does, ruling RT6: only deals
+that run on to exactly the view are kept), and future chance comes from ``seed`` too. The
+steps in progress are rebuilt from their class names and typed fields.
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ from collections import Counter
 from typing import Any
 
 from games.contract import GameConfig, IllegalDecision
-from games.rng import shuffle
 from games.root.cards import CARD_BY_ID, standard_deck
 from games.root.maps import BOARDS, with_suits
 from games.root.players import Player
-from games.root.state import RootState
+from games.root.state import RootState, cards_named
 from games.root.steps import Step
 from games.root.view import RootView
 from games.root.woodland import RUIN, Woodland
@@ -92,15 +92,22 @@ def from_view(view: RootView, seed: int) -> RootState:
         player.used = tuple(p.used)
         g.players.append(player)
     g.seat_of = {p.faction: p.seat for p in g.players}
-    _deal_unseen(g, view, seat)
+    g.players[seat].hand = list(view.players[seat].hand)
+    g.deck = []
     g.current = view.current
     g.turns = view.turn
     g.winner = None
     classes = _step_classes()
     g.stack = [_step(classes, s.step, s.stage, s.seat, s.fields) for s in view.active]
-    g.resume()
-    g._events = []
-    return g
+    unseen, held = _unseen(g, view, seat)
+    sizes = {p.seat: p.hand_count for p in view.players}
+    dealt = sum(sizes[p] for p in held) - sum(len(cards) for cards in held.values())
+    if len(unseen) != view.deck_count + dealt:
+        raise IllegalDecision(
+            f"the view does not add up: {len(unseen)} unseen cards for a deck of "
+            f"{view.deck_count} and {dealt} cards in other hands"
+        )
+    return g.redeal(seat, unseen, held, sizes, g.rng, view)
 
 
 def _woodland(g: RootState, view: RootView) -> Woodland:
@@ -118,9 +125,11 @@ def _woodland(g: RootState, view: RootView) -> Woodland:
     return w
 
 
-def _deal_unseen(g: RootState, view: RootView, seat: int) -> None:
-    """The seat's own hand as seen; every card not seen anywhere is dealt to the other hands
-    (their sizes are public) and the rest is the deck, shuffled from ``g.rng``."""
+def _unseen(g: RootState, view: RootView, seat: int) -> tuple[list[str], dict[int, list[str]]]:
+    """The cards not seen anywhere, and those of them the other hand is known to hold: named
+    by a step in progress (a played ambush, a card waiting for its Decree column). This assumes
+    a named card that is not face up is in that hand, not reshuffled into the deck (never seen
+    in 150 random contests; the determinize tests would show it)."""
     seen: Counter[str] = Counter(view.players[seat].hand) + Counter(view.discard)
     for p in g.players:
         seen += Counter(p.crafted)
@@ -128,17 +137,12 @@ def _deal_unseen(g: RootState, view: RootView, seat: int) -> None:
             if name.startswith("decree_"):
                 seen += Counter(c for c in value if c in CARD_BY_ID)
     unseen = list((Counter(c.id for c in standard_deck(g.n)) - seen).elements())
-    shuffle(g.rng, unseen)
-    for p, pv in zip(g.players, view.players, strict=True):
-        if p.seat == seat:
-            p.hand = list(pv.hand)
-        else:
-            p.hand, unseen = unseen[: pv.hand_count], unseen[pv.hand_count :]
-    if len(unseen) != view.deck_count:
-        raise IllegalDecision(
-            f"the view does not add up: {len(unseen)} unseen cards for a deck of {view.deck_count}"
-        )
-    g.deck = unseen
+    others = [p.seat for p in g.players if p.seat != seat]
+    named = sorted(cards_named(v for s in view.active for _name, v in s.fields) - set(seen))
+    if named and len(others) != 1:
+        raise IllegalDecision("a named card in a hand is placed only in two-player games")
+    held = {p: (named if p == others[0] else []) for p in others}
+    return [c for c in unseen if c not in named], held
 
 
 def _step(classes: dict[str, type[Step]], name: str, stage: str, seat: int, fields: Any) -> Step:

@@ -21,6 +21,7 @@ from games.contract import (
     Event,
     GameConfig,
     GameState,
+    IllegalDecision,
     Outcome,
     answered,
 )
@@ -38,6 +39,8 @@ VICTORY_VP = 30
 MAPS: tuple[str, ...] = ("autumn", "winter")
 #: Games in a contest: seed 003's two-player rule (RT1); options["games"] may ask for 1.
 DEFAULT_GAMES = 2
+#: Deals ``RootState.redeal`` tries for one that fits the seat's view (most fit at once).
+DEAL_TRIES = 10_000
 
 
 def card(card_id: str) -> Card:
@@ -418,21 +421,66 @@ class RootState(GameState):
     def determinize(self, seat: int, seed: int) -> RootState:
         """RT6: the other seats' hands and the deck are dealt again from the cards ``seat``
         cannot see (hand sizes kept); future chance is reseeded."""
-        new = self.clone()
+        named = cards_named(v for step in self.stack for v in step.fields().values())
+        held: dict[int, list[str]] = {}
+        unseen: list[str] = list(self.deck)
+        for p in self.players:
+            if p.seat != seat:
+                held[p.seat] = sorted(c for c in p.hand if c in named)
+                unseen.extend(c for c in p.hand if c not in named)
+        sizes = {p.seat: len(p.hand) for p in self.players}
         rng = random.Random(seed)
-        hidden: list[str] = list(new.deck)
-        for p in new.players:
-            if p.seat != seat:
-                hidden.extend(p.hand)
-        shuffle(rng, hidden)
-        for p in new.players:
-            if p.seat != seat:
-                size = len(p.hand)
-                p.hand = hidden[:size]
-                hidden = hidden[size:]
-        new.deck = hidden
-        new.rng = rng
-        return new
+        if all(d.seat == seat for d in self._pending):
+            # Only the seat's own question is due, and it depends on its own hand and public
+            # facts only: any deal keeps the position as the seat sees it.
+            return self.redeal(seat, unseen, held, sizes, rng, None)
+        mine = tuple(d for d in self._pending if d.seat == seat)
+        return self.redeal(seat, unseen, held, sizes, rng, self.observe(seat), mine)
+
+    def redeal(
+        self,
+        seat: int,
+        unseen: list[str],
+        held: Mapping[int, list[str]],
+        sizes: Mapping[int, int],
+        rng: random.Random,
+        view: Any,
+        asked: tuple[Decision, ...] | None = None,
+    ) -> RootState:
+        """A copy in which every other seat holds its ``held`` cards (named by a step in
+        progress, like a played ambush) and the rest of its hand size from ``unseen``, and the
+        deck is what is left; future chance comes from ``rng`` (RT6).
+
+        With a ``view``, the copy runs on to its next decision, and a deal is kept only if that
+        gives exactly ``view`` (and, if given, ``asked``: the seat's own decisions). A decision
+        asked only because of what a hand holds (an ambush, a card to craft, a Field Hospitals
+        card) tells the seat something, and a deal that loses it would change the game the seat
+        sees. Each try is a fresh uniform deal, so the kept one is uniform over the deals the
+        seat cannot tell apart from the real one. Without a view the first deal is kept as is.
+        """
+        cards = sorted(unseen)  # the deal depends on what the seat knows, never on the truth
+        for _ in range(DEAL_TRIES):
+            new = self.clone()
+            shuffle(rng, cards)
+            rest = cards
+            for p in new.players:
+                if p.seat != seat:
+                    mine = held.get(p.seat, [])
+                    take = sizes[p.seat] - len(mine)
+                    p.hand = [*mine, *rest[:take]]
+                    rest = rest[take:]
+            new.deck = list(rest)
+            new.rng = random.Random(rng.getrandbits(64))
+            if view is None:
+                return new
+            if new._outcome is None:
+                new._settle()  # the decision due may name the old cards, or not be due at all
+            new._events = []
+            if new.observe(seat) == view and (
+                asked is None or tuple(d for d in new._pending if d.seat == seat) == asked
+            ):
+                return new
+        raise IllegalDecision(f"no deal of the unseen cards matches seat {seat}'s view")
 
     def canonical(self) -> tuple[Any, ...]:
         w = self.woodland
@@ -459,6 +507,17 @@ class RootState(GameState):
 _ENEMIES: dict[int, tuple[tuple[int, ...], ...]] = {
     n: tuple(tuple(s for s in range(n) if s != seat) for seat in range(n)) for n in range(1, 7)
 }
+
+
+def cards_named(values: Iterable[Any]) -> set[str]:
+    """Card ids among step field values (strings or tuples of them): public, since an
+    observation shows the steps in progress (a played ambush, a card waiting for its column)."""
+    found: set[str] = set()
+    for value in values:
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, str) and item in CARD_BY_ID:
+                found.add(item)
+    return found
 
 
 def cards_of(ids: Iterable[str]) -> list[Card]:
