@@ -24,8 +24,11 @@ CORE_RULINGS: dict[str, str] = {
     "RT5": "The game ends as soon as a step that scored leaves someone at 30 VP or more; if several "
     "reached 30 in that step, the player taking the turn wins if among them (Law 3.1).",
     "RT6": "Determinization deals the other seats' hands and the deck again from the cards the seat "
-    "cannot see, keeping hand sizes; cards a seat glimpsed (Codebreakers, Stand and Deliver!) are "
-    "not remembered by the engine, bots keep their own notes from the private events.",
+    "cannot see, keeping hand sizes; cards a step in progress names (a played ambush, a card "
+    "waiting for its Decree column) stay in their hand, and a deal is kept only if the seat's "
+    "whole view and its own pending decision come out the same (the opponent's pending question "
+    "can reveal a card); cards a seat glimpsed (Codebreakers, Stand and Deliver!) are not "
+    "remembered by the engine, bots keep their own notes from the private events.",
     "RT7": "Card effects usable 'in Birdsong' or 'once in Daylight' are offered in windows: at the "
     "start of Birdsong (Royal Claim, Stand and Deliver!), the start of Daylight (Command Warren, Tax "
     "Collector, Codebreakers), the end of Daylight (Tax Collector, Codebreakers if unused) and the "
