@@ -36,6 +36,10 @@ TLS_CA_ENV = "KASSEN_TLS_CA"
 PEM_CERTIFICATE = b"-----BEGIN CERTIFICATE-----"
 
 
+#: The notice a stream receives when another stream joined with the same ticket.
+DISPLACED = "displaced"
+
+
 class BotError(RuntimeError):
     """The referee refused the bot (wrong ticket, malformed messages) or could not be reached."""
 
@@ -85,6 +89,10 @@ async def _play_stream(bot: Bot, stub: rpc.RefereeStub, ticket: str) -> pb.Match
                 request_id=message.decision.request_id, option_index=index, think_time_us=think_us
             )
             await call.write(pb.PlayRequest(answer=answer))
+        elif which == "notice" and message.notice.code == DISPLACED:
+            # Another connection holds this seat now: rejoining would only take it back.
+            call.cancel()
+            raise BotError(f"displaced: {message.notice.message}")
         elif which == "ping":
             await call.write(pb.PlayRequest(pong=pb.Pong(nonce=message.ping.nonce)))
         elif which == "joined":

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import grpc
 import pytest
 
-from client_sdk import RandomBot, play
+from client_sdk import BotError, RandomBot, play
 from games import GameConfig
 from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
@@ -23,6 +23,7 @@ from server.app import running_server
 from server.chance import SEED_BITS, check_commitment, draw_seed
 from server.replay import ReplayError, verify_file
 from server.results import Reason
+from server.seats import RemoteSeat
 from server.settings import MatchSettings, ServerSettings
 
 T = TypeVar("T")
@@ -199,6 +200,31 @@ def test_a_second_stream_with_the_same_ticket_displaces_the_first_with_a_notice(
             overs = await asyncio.gather(taker, other)
             assert overs[0].reason == pb.RESULT_REASON_COMPLETED
             assert match.result is not None and not match.result.seats[0].forfeited
+
+    run(scenario())
+
+
+def test_the_sdk_stops_when_displaced_instead_of_taking_the_seat_back() -> None:
+    class Slow(RandomBot):
+        def choose(self, request: Any) -> int:
+            time.sleep(0.02)
+            return super().choose(request)
+
+    async def scenario() -> None:
+        async with running_server() as referee:
+            settings = MatchSettings(game="rumble-nation", config=GameConfig(2), seed=9)
+            match, tickets = referee.create_match(settings)
+            first = asyncio.create_task(play(Slow(0), referee.address, tickets[0]))
+            other = asyncio.create_task(play(RandomBot(1), referee.address, tickets[1]))
+            while match.decisions < 3:
+                await asyncio.sleep(0.01)
+            second = await play(RandomBot(2), referee.address, tickets[0])
+            with pytest.raises(BotError, match="displaced"):
+                await first
+            await other
+            assert second.reason == pb.RESULT_REASON_COMPLETED
+            seat = match.seats[0]
+            assert isinstance(seat, RemoteSeat) and seat.stream_generation == 2  # no fight back
 
     run(scenario())
 
