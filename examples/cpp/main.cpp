@@ -1,8 +1,10 @@
 // A minimal Kassen bot in C++: place as many soldiers as the dice allow, else play randomly.
 //
 // It joins one seat over gRPC (kassen.v1.Referee/Play), answers every DecisionRequest, replies
-// to pings, and prints the result when MatchOver arrives. If the stream drops before the match
-// is over it rejoins once with the same ticket. See examples/cpp/README.md.
+// to pings, and prints the result and the revealed seed when MatchOver arrives. If the stream
+// drops before the match is over it rejoins once with the same ticket; if another connection
+// takes the seat over (a "displaced" notice) it stops without rejoining and exits with code 3.
+// See examples/cpp/README.md.
 //
 //   KASSEN_ADDRESS=127.0.0.1:50051 KASSEN_TICKET=... [KASSEN_SEED=1] build/kassen_bot
 
@@ -30,6 +32,8 @@ using kassen::v1::PlayResponse;
 using kassen::v1::Referee;
 
 constexpr const char* kBotName = "cpp-example";
+// The exit code of a bot whose seat another connection took over: it did not finish its match.
+constexpr int kExitDisplaced = 3;
 
 // ---------------------------------------------------------------- the strategy
 
@@ -80,11 +84,11 @@ std::string describe(const grpc::Status& status) {
 }
 
 // Plays one Play stream: Join, then answer until MatchOver. Returns the MatchOver, or nothing
-// if the stream ended or failed first (its final status is left in `status`).
-// `seat` is learnt from Joined and kept across streams.
+// if the stream ended or failed first (its final status is left in `status`; `displaced` is set
+// if another stream took the seat over). `seat` is learnt from Joined and kept across streams.
 std::optional<MatchOver> play_stream(Referee::Stub& stub, const std::string& ticket,
                                      std::mt19937& rng, std::optional<uint32_t>& seat,
-                                     grpc::Status& status) {
+                                     grpc::Status& status, bool& displaced) {
   grpc::ClientContext context;
   std::unique_ptr<grpc::ClientReaderWriter<PlayRequest, PlayResponse>> stream =
       stub.Play(&context);
@@ -108,7 +112,8 @@ std::optional<MatchOver> play_stream(Referee::Stub& stub, const std::string& tic
         seat = joined.seat();
         log("joined match " + joined.match_id() + " as seat " + std::to_string(joined.seat()) +
             " (" + joined.setup().game() + " " + joined.setup().variant() + ", " +
-            std::to_string(joined.setup().players()) + " players)");
+            std::to_string(joined.setup().players()) + " players, seed commitment " +
+            joined.setup().seed_commitment() + ")");
         break;
       }
       case PlayResponse::kDecision: {
@@ -140,6 +145,13 @@ std::optional<MatchOver> play_stream(Referee::Stub& stub, const std::string& tic
         break;
       }
       case PlayResponse::kNotice:
+        if (message.notice().code() == "displaced") {
+          // Another stream joined with our ticket and the referee ends this one: stop now.
+          displaced = true;
+          context.TryCancel();
+          status = stream->Finish();
+          return std::nullopt;
+        }
         log("notice " + message.notice().code() + ": " + message.notice().message());
         break;
       case PlayResponse::kEvents:
@@ -186,7 +198,8 @@ int main() {
   constexpr int kAttempts = 2;  // the first stream, and one rejoin
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
     grpc::Status status;
-    std::optional<MatchOver> over = play_stream(*stub, ticket, rng, seat, status);
+    bool displaced = false;
+    std::optional<MatchOver> over = play_stream(*stub, ticket, rng, seat, status, displaced);
     if (over) {
       std::string line = "match over: seat " + (seat ? std::to_string(*seat) : "?");
       for (const auto& result : over->seats()) {
@@ -195,8 +208,17 @@ int main() {
                   std::to_string(result.score());
         }
       }
+      // Printed unchecked (no SHA-256 linked here): the commitment in Joined is the lowercase
+      // hex SHA-256 of "<seed>:<salt>".
+      line += over->has_seed_reveal() ? ", seed " + std::to_string(over->seed_reveal().seed())
+                                      : ", seed not revealed yet";
       std::cout << line << std::endl;
       return 0;
+    }
+    if (displaced) {
+      // A rejoin would take the seat back from the connection that replaced us.
+      log("displaced: another connection took this seat over");
+      return kExitDisplaced;
     }
     if (is_fatal(status.error_code())) {
       log("refused by the referee (" + describe(status) + ")");

@@ -6,6 +6,7 @@
 // @grpc/proto-loader; the TypeScript types in gen/ are generated from the same file at build time
 // by proto-loader-gen-types (see build.sh), so the compiler checks every field we touch.
 
+import { createHash } from "node:crypto";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
@@ -16,8 +17,13 @@ import type { MatchOver__Output } from "./gen/kassen/v1/MatchOver";
 import type { PlayRequest } from "./gen/kassen/v1/PlayRequest";
 import type { PlayResponse__Output } from "./gen/kassen/v1/PlayResponse";
 import type { RefereeClient } from "./gen/kassen/v1/Referee";
+import type { SeedReveal__Output } from "./gen/kassen/v1/SeedReveal";
 
 const BOT_NAME = "typescript-example";
+
+/** The exit code of a bot whose seat another connection took over (it did not finish its match). */
+const EXIT_DISPLACED = 3;
+const DISPLACED_LINE = "displaced: another connection took this seat over";
 
 // The compiled script lives in examples/typescript/dist/, the protos in <repo>/proto/.
 const PROTO_ROOT = path.resolve(__dirname, "..", "..", "..", "proto");
@@ -77,13 +83,36 @@ function choose(request: DecisionRequest__Output, random: () => number): number 
 // ------------------------------------------------------------------------------- the protocol
 
 /** What happened to one Play stream. */
-type StreamOutcome = { over: MatchOver__Output } | { dropped: string; fatal: boolean };
+type StreamOutcome =
+  | { over: MatchOver__Output }
+  | { displaced: boolean }
+  | { dropped: string; fatal: boolean };
+
+/** What survives a rejoin: the seat and the seed commitment from Joined. */
+interface Seat {
+  seat: number;
+  seedCommitment: string;
+}
+
+/**
+ * The revealed seed, checked: the commitment from Joined must be the lowercase hex SHA-256 of
+ * "<seed>:<salt>". The seed is a uint64, so it stays the decimal string it arrived as
+ * (longs: String); a Number would round seeds above 2^53.
+ */
+function seedText(reveal: SeedReveal__Output | null, commitment: string): string {
+  if (!reveal) return "seed not revealed yet";
+  const digest = createHash("sha256").update(`${reveal.seed}:${reveal.salt}`, "utf8").digest("hex");
+  if (digest === commitment) return `seed ${reveal.seed} (commitment checked)`;
+  log(`seed ${reveal.seed} does not match the commitment ${JSON.stringify(commitment)} from Joined`);
+  return `seed ${reveal.seed} (commitment MISMATCH)`;
+}
 
 /** One Play stream: join, answer until MatchOver. Resolves with the result or why it dropped. */
 async function playStream(
   client: RefereeClient,
   ticket: string,
   random: () => number,
+  me: Seat,
 ): Promise<StreamOutcome> {
   const call = client.Play();
   const send = (message: PlayRequest): void => {
@@ -91,21 +120,23 @@ async function playStream(
   };
   send({ join: { ticket, bot_name: BOT_NAME } });
 
-  let seat = -1;
   // The stale rule: within one stream, answer only a request newer than the last one answered.
   // uint64 ids arrive as decimal strings (longs: String); compare them as BigInt, send them back
   // unchanged so they round-trip exactly.
   let lastAnswered = -1n;
   let over: MatchOver__Output | undefined;
+  let displaced = false;
 
   try {
     // Messages are handled strictly in order; writes may happen while we iterate.
     for await (const message of call as AsyncIterable<PlayResponse__Output>) {
+      if (displaced) continue; // after the notice nothing is answered: the seat is not ours
       switch (message.message) {
         case "joined": {
           const joined = message.joined!;
-          seat = joined.seat;
-          log(`joined match ${joined.match_id} as seat ${seat} (${joined.setup?.game} ${joined.setup?.variant})`);
+          me.seat = joined.seat;
+          me.seedCommitment = joined.setup?.seed_commitment ?? "";
+          log(`joined match ${joined.match_id} as seat ${me.seat} (${joined.setup?.game} ${joined.setup?.variant})`);
           break;
         }
         case "decision": {
@@ -131,15 +162,23 @@ async function playStream(
           send({ pong: { nonce: message.ping!.nonce } }); // echo the uint64 string as is
           break;
         case "notice":
+          if (message.notice!.code === "displaced") {
+            // Another stream joined with our ticket and the referee ends this one: stop here
+            // (cancelling ends the loop below at once) and do not rejoin.
+            displaced = true;
+            call.cancel();
+            break;
+          }
           log(`notice ${message.notice!.code}: ${message.notice!.message}`);
           break;
         case "events":
           break; // events also arrive with each DecisionRequest; a smarter bot would read them
         case "match_over": {
           over = message.match_over!;
-          const mine = over.seats.find((s) => s.seat === seat);
+          const mine = over.seats.find((s) => s.seat === me.seat);
+          const seed = seedText(over.seed_reveal, me.seedCommitment);
           console.log(
-            `match over: seat ${seat} rank ${mine?.rank ?? "?"} score ${mine?.score ?? "?"}`,
+            `match over: seat ${me.seat} rank ${mine?.rank ?? "?"} score ${mine?.score ?? "?"}, ${seed}`,
           );
           call.end(); // close our sending side; the referee then ends the stream
           break;
@@ -150,11 +189,14 @@ async function playStream(
     }
   } catch (error) {
     if (over) return { over }; // the result is in; how the stream closed no longer matters
+    if (displaced) return { displaced }; // our own cancel after the notice
     const err = error as grpc.ServiceError;
     const code = grpc.status[err.code] ?? String(err.code);
     return { dropped: `${code}: ${err.details ?? err.message}`, fatal: FATAL.has(err.code) };
   }
-  return over ? { over } : { dropped: "the stream ended before the match did", fatal: false };
+  if (over) return { over };
+  if (displaced) return { displaced };
+  return { dropped: "the stream ended before the match did", fatal: false };
 }
 
 async function main(): Promise<number> {
@@ -183,12 +225,18 @@ async function main(): Promise<number> {
   const proto = grpc.loadPackageDefinition(definition) as unknown as ProtoGrpcType;
   const client = new proto.kassen.v1.Referee(address, grpc.credentials.createInsecure());
 
+  const me: Seat = { seat: -1, seedCommitment: "" };
   try {
     // One stream, and if it drops before MatchOver, one rejoin with the same ticket: the referee
     // re-sends the pending request with the same request_id (the stale rule is per stream).
+    // Never after "displaced": another connection plays the seat now, a rejoin would take it back.
     for (let attempt = 0; attempt < 2; attempt++) {
-      const outcome = await playStream(client, ticket, random);
+      const outcome = await playStream(client, ticket, random, me);
       if ("over" in outcome) return 0;
+      if ("displaced" in outcome) {
+        log(DISPLACED_LINE);
+        return EXIT_DISPLACED;
+      }
       if (outcome.fatal || attempt === 1) {
         process.stderr.write(`error: ${attempt === 1 ? "rejoin failed" : "refused"}: ${outcome.dropped}\n`);
         return 1;

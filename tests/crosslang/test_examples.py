@@ -1,5 +1,6 @@
 """The example bots in other languages: each builds from a clean clone with its own tools,
-plays real matches against the Python referee, and passes the conformance kit.
+plays real matches against the Python referee, passes the conformance kit, and stops (exit
+code 3, no rejoin) when another connection takes its seat over.
 
 Marked ``crosslang`` (``pytest -m "not crosslang"`` skips them); a missing toolchain skips a
 language with a message naming it. Build caches: cargo's target folder is shared in
@@ -14,15 +15,19 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from client_sdk import RandomBot, Request, play
 from games import GameConfig
 from games.policies import make_policy
+from kassen.v1 import referee_pb2 as pb
 from server.app import running_server
 from server.referee import CommandBot, LocalBot
 from server.results import Reason
+from server.seats import RemoteSeat
 from server.settings import MatchSettings, TimeControl
 
 pytestmark = pytest.mark.crosslang
@@ -31,6 +36,11 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 CACHE = Path.home() / ".cache" / "kassen" / "examples"
 BUILD_TIMEOUT_S = 900
+#: What a displaced example prints (one line, on stderr) before it exits with this code.
+DISPLACED_LINE = "displaced: another connection took this seat over"
+EXIT_DISPLACED = 3
+#: How long a displaced example may take to exit once its replacement has joined.
+DISPLACED_EXIT_S = 5.0
 
 #: language -> programs its build needs
 TOOLCHAINS = {
@@ -154,3 +164,102 @@ def test_two_languages_play_a_root_contest() -> None:
         reason is Reason.COMPLETED and not forfeited and decisions > 0
         for reason, forfeited, decisions in seats
     ), (chosen, seats)
+
+
+class CountingBot(RandomBot):
+    """A random bot that counts the decisions it answers."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.decisions = 0
+
+    def choose(self, request: Request) -> int:
+        self.decisions += 1
+        return super().choose(request)
+
+
+async def _collect(stream: asyncio.StreamReader | None, into: bytearray) -> None:
+    assert stream is not None
+    while chunk := await stream.read(4096):
+        into += chunk
+
+
+async def _displaced(run: Path) -> None:
+    """The example joins seat 0; a Python bot joins with the same ticket and plays the match."""
+    async with running_server() as referee:
+        settings = MatchSettings(
+            game="rumble-nation",
+            config=GameConfig(2, "base"),
+            seed=5,
+            time_control=TimeControl(decision_ms=5000, bank_ms=20_000),
+            join_timeout_ms=300_000,
+        )
+        match, tickets = referee.create_match(settings)
+        seat = match.seats[0]
+        assert isinstance(seat, RemoteSeat)
+        # A plain process, not a CommandBot: the referee would count its exit as a crash of
+        # the seat, which the replacement now plays.
+        process = await asyncio.create_subprocess_exec(
+            str(run),
+            env={**environment(), "KASSEN_ADDRESS": referee.address, "KASSEN_TICKET": tickets[0]},
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        stdout, stderr = bytearray(), bytearray()
+        readers = asyncio.gather(_collect(process.stdout, stdout), _collect(process.stderr, stderr))
+        playing: list[asyncio.Task[pb.MatchOver]] = []
+        try:
+            await asyncio.wait_for(seat.ever_joined.wait(), 60)
+            assert seat.stream_generation == 1
+
+            replacement = CountingBot(seed=1)
+            took_over = time.monotonic()
+            playing.append(asyncio.create_task(play(replacement, referee.address, tickets[0])))
+            try:
+                code = await asyncio.wait_for(process.wait(), DISPLACED_EXIT_S)
+            except TimeoutError:
+                pytest.fail(
+                    f"still running {DISPLACED_EXIT_S} s after it was displaced:\n"
+                    + stderr.decode(errors="replace")[-2000:]
+                )
+            exited_after = time.monotonic() - took_over
+            await asyncio.wait_for(readers, 5)
+            out, err = stdout.decode(errors="replace"), stderr.decode(errors="replace")
+            assert code == EXIT_DISPLACED, (code, out, err)
+            assert exited_after < DISPLACED_EXIT_S
+            assert err.count(DISPLACED_LINE) == 1, err
+            assert "match over" not in out, out
+            # Seat 1 was kept out so far: the match waited and the ticket stayed valid for the
+            # example's whole life, so a rejoin would have shown as a third stream. It never
+            # received a decision either; the replacement plays every decision of seat 0.
+            assert seat.stream_generation == 2, err
+            playing.append(
+                asyncio.create_task(play(RandomBot(seed=2), referee.address, tickets[1]))
+            )
+            overs = await asyncio.wait_for(asyncio.gather(*playing), 120)
+            await asyncio.wait_for(match.finished.wait(), 10)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+            readers.cancel()
+            for task in playing:
+                task.cancel()
+        # The example never rejoined: its stream and the replacement's, no third.
+        assert seat.stream_generation == 2
+        assert match.result is not None and match.result.reason is Reason.COMPLETED
+        mine = match.result.seats[0]
+        assert mine.reason is Reason.COMPLETED and not mine.forfeited, match.result.seats
+        assert mine.decisions == replacement.decisions > 0, (mine, replacement.decisions)
+        for over in overs:
+            assert over.reason == pb.RESULT_REASON_COMPLETED
+            assert not over.seats[0].forfeited
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_example_stops_when_displaced(language: str) -> None:
+    """A second connection with the example's ticket takes its seat over: the example hears
+    ``displaced``, does not rejoin (that would take the seat back) and exits with code 3."""
+    run = built(language)
+    asyncio.run(_displaced(run))

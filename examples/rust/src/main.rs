@@ -1,7 +1,9 @@
 //! A minimal Kassen bot in Rust: place as many soldiers as the dice allow, else play randomly.
 //!
 //! It joins one seat over gRPC (`kassen.v1.Referee/Play`), answers every decision, replies to
-//! pings, rejoins once if the stream drops, and prints its result when the match is over.
+//! pings, rejoins once if the stream drops, and prints its result and the revealed seed when the
+//! match is over. If another connection takes its seat over (a `displaced` notice) it stops
+//! without rejoining and exits with code 3.
 //!
 //! ```text
 //! KASSEN_ADDRESS=127.0.0.1:50051 KASSEN_TICKET=... [KASSEN_SEED=1] target/release/kassen-rust-example
@@ -25,6 +27,8 @@ use pb::referee_client::RefereeClient;
 use pb::{play_request, play_response, DecisionRequest, MatchOver, PlayRequest};
 
 const BOT_NAME: &str = "rust-example";
+/// The exit code of a bot whose seat another connection took over: it did not finish its match.
+const EXIT_DISPLACED: u8 = 3;
 
 // ------------------------------------------------------------------------------------ the bot
 
@@ -89,6 +93,21 @@ fn message(m: play_request::Message) -> PlayRequest {
     PlayRequest { message: Some(m) }
 }
 
+/// Why a Play stream ended before MatchOver.
+enum Ended {
+    /// Another stream joined with our ticket and took the seat over: never rejoin after this,
+    /// it would take the seat back from the replacement.
+    Displaced,
+    /// The stream broke or ended: one rejoin may help.
+    Lost(String),
+}
+
+impl From<String> for Ended {
+    fn from(why: String) -> Self {
+        Ended::Lost(why)
+    }
+}
+
 /// Plays one Play stream until MatchOver. `Err` means the stream ended or failed before it.
 /// `seat` is set from `Joined` and kept across rejoins.
 async fn play_stream(
@@ -96,7 +115,7 @@ async fn play_stream(
     ticket: &str,
     bot: &mut Bot,
     seat: &mut Option<u32>,
-) -> Result<MatchOver, String> {
+) -> Result<MatchOver, Ended> {
     // A fresh connection per stream, so a rejoin does not reuse a broken one.
     let channel = Endpoint::from_shared(format!("http://{address}"))
         .map_err(|e| format!("bad KASSEN_ADDRESS {address:?}: {e}"))?
@@ -128,8 +147,8 @@ async fn play_stream(
     loop {
         let response = match inbound.message().await {
             Ok(Some(response)) => response,
-            Ok(None) => return Err("the stream ended before the match did".into()),
-            Err(s) => return Err(format!("{:?}: {}", s.code(), s.message())),
+            Ok(None) => return Err(Ended::Lost("the stream ended before the match did".into())),
+            Err(s) => return Err(Ended::Lost(format!("{:?}: {}", s.code(), s.message()))),
         };
         use play_response::Message as M;
         match response.message {
@@ -163,10 +182,17 @@ async fn play_stream(
                 *seat = Some(joined.seat);
                 let setup = joined.setup.unwrap_or_default();
                 eprintln!(
-                    "joined match {} as seat {} ({} {}, {} players)",
-                    joined.match_id, joined.seat, setup.game, setup.variant, setup.players
+                    "joined match {} as seat {} ({} {}, {} players, seed commitment {})",
+                    joined.match_id,
+                    joined.seat,
+                    setup.game,
+                    setup.variant,
+                    setup.players,
+                    setup.seed_commitment
                 );
             }
+            // The referee ends this stream next; dropping it here cancels it at once.
+            Some(M::Notice(notice)) if notice.code == "displaced" => return Err(Ended::Displaced),
             Some(M::Notice(notice)) => eprintln!("notice: {}: {}", notice.code, notice.message),
             Some(M::Events(_)) => {} // public events between decisions; a smarter bot reads them
             Some(M::MatchOver(over)) => {
@@ -207,21 +233,31 @@ async fn main() -> ExitCode {
     for attempt in 0..2 {
         match play_stream(&address, &ticket, &mut bot, &mut seat).await {
             Ok(over) => {
+                // No SHA-256 among this bot's dependencies, so the seed is printed unchecked:
+                // the commitment is the lowercase hex SHA-256 of "<seed>:<salt>".
+                let seed = match &over.seed_reveal {
+                    Some(reveal) => format!("seed {}", reveal.seed),
+                    None => "seed not revealed yet".to_owned(),
+                };
                 let mine = seat.and_then(|s| over.seats.iter().find(|r| r.seat == s));
                 match mine {
                     Some(r) => println!(
-                        "match over: seat {} rank {} score {}",
+                        "match over: seat {} rank {} score {}, {seed}",
                         r.seat, r.rank, r.score
                     ),
-                    None => println!("match over: seat ? (reason {})", over.reason),
+                    None => println!("match over: seat ? (reason {}), {seed}", over.reason),
                 }
                 return ExitCode::SUCCESS;
             }
-            Err(error) if attempt == 0 => {
+            Err(Ended::Displaced) => {
+                eprintln!("{BOT_NAME}: displaced: another connection took this seat over");
+                return ExitCode::from(EXIT_DISPLACED);
+            }
+            Err(Ended::Lost(error)) if attempt == 0 => {
                 eprintln!("{BOT_NAME}: stream lost ({error}); rejoining once");
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
-            Err(error) => {
+            Err(Ended::Lost(error)) => {
                 eprintln!("{BOT_NAME}: stream lost again ({error}); giving up");
             }
         }

@@ -10,11 +10,17 @@ import dev.kassen.v1.PlayResponse;
 import dev.kassen.v1.Pong;
 import dev.kassen.v1.RefereeGrpc;
 import dev.kassen.v1.SeatResult;
+import dev.kassen.v1.SeedReveal;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
+import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -22,17 +28,22 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A minimal Kassen bot: joins one seat over gRPC, places as many soldiers as the dice allow,
- * otherwise answers at random, and rejoins once if its stream drops.
+ * otherwise answers at random, and rejoins once if its stream drops. If another connection takes
+ * its seat over (a "displaced" notice) it stops without rejoining and exits with code 3.
  *
  * <p>Environment: KASSEN_ADDRESS (host:port, plaintext gRPC), KASSEN_TICKET (the seat ticket),
  * optional KASSEN_SEED (seeds the random choices, default 1).
  */
 public final class KassenBot {
   private static final String BOT_NAME = "java-example";
+  /** The exit code of a bot whose seat another connection took over: it did not finish. */
+  private static final int EXIT_DISPLACED = 3;
 
   private final Random rng;
   /** This bot's seat, learnt from Joined (or from the first DecisionRequest). */
   private volatile int seat = -1;
+  /** The seed commitment from Joined, checked against the seed MatchOver reveals. */
+  private volatile String seedCommitment = "";
 
   private KassenBot(long seed) {
     this.rng = new Random(seed);
@@ -56,7 +67,10 @@ public final class KassenBot {
     System.exit(code);
   }
 
-  /** Plays the seat to the end: one stream, and one rejoin if it ends before MatchOver. */
+  /**
+   * Plays the seat to the end: one stream, and one rejoin if it ends before MatchOver, but none
+   * after a "displaced" notice (a rejoin would take the seat back from its replacement).
+   */
   private int play(RefereeGrpc.RefereeStub stub, String ticket) throws InterruptedException {
     for (int attempt = 0; attempt < 2; attempt++) {
       Seat stream = new Seat();
@@ -69,6 +83,10 @@ public final class KassenBot {
       if (stream.over != null) {
         System.out.println(resultLine(stream.over));
         return 0;
+      }
+      if (stream.displaced) {
+        System.err.println("java-example: displaced: another connection took this seat over");
+        return EXIT_DISPLACED;
       }
       String why = "the stream ended before the match did";
       if (stream.error != null) {
@@ -115,14 +133,41 @@ public final class KassenBot {
   }
 
   private String resultLine(MatchOver over) {
+    String seed = seedText(over);
     for (SeatResult result : over.getSeatsList()) {
       if (result.getSeat() == seat) {
-        return String.format("match over: seat %d rank %d score %d%s",
+        return String.format("match over: seat %d rank %d score %d%s, %s",
             seat, result.getRank(), result.getScore(),
-            result.getForfeited() ? " (forfeited: " + result.getReason() + ")" : "");
+            result.getForfeited() ? " (forfeited: " + result.getReason() + ")" : "", seed);
       }
     }
-    return "match over: seat " + seat + " (no result for this seat; " + over.getReason() + ")";
+    return "match over: seat " + seat + " (no result for this seat; " + over.getReason() + "), "
+        + seed;
+  }
+
+  /**
+   * The revealed seed, checked: the commitment from Joined must be the lowercase hex SHA-256 of
+   * "seed:salt". The seed is a uint64, so it is printed unsigned (a Java long is signed).
+   */
+  private String seedText(MatchOver over) {
+    if (!over.hasSeedReveal()) {
+      return "seed not revealed yet";
+    }
+    SeedReveal reveal = over.getSeedReveal();
+    String seedText = Long.toUnsignedString(reveal.getSeed());
+    String digest;
+    try {
+      digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+          .digest((seedText + ":" + reveal.getSalt()).getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+    if (digest.equals(seedCommitment)) {
+      return "seed " + seedText + " (commitment checked)";
+    }
+    System.err.printf("java-example: seed %s does not match the commitment '%s' from Joined%n",
+        seedText, seedCommitment);
+    return "seed " + seedText + " (commitment MISMATCH)";
   }
 
   /** One Play stream: receives the referee's messages and answers them. */
@@ -131,6 +176,8 @@ public final class KassenBot {
     volatile StreamObserver<PlayRequest> requests;
     volatile MatchOver over;
     volatile Throwable error;
+    /** Another stream joined with our ticket: this one ends, and the bot must not rejoin. */
+    volatile boolean displaced;
     /** The stale rule: within one stream, answer only requests newer than the last answered. */
     private long lastAnswered;
 
@@ -141,9 +188,13 @@ public final class KassenBot {
 
     @Override
     public void onNext(PlayResponse message) {
+      if (displaced) {
+        return; // after the notice nothing is answered: the seat is not ours any more
+      }
       switch (message.getMessageCase()) {
         case JOINED -> {
           seat = message.getJoined().getSeat();
+          seedCommitment = message.getJoined().getSetup().getSeedCommitment();
           System.err.printf("java-example: joined %s as seat %d%n",
               message.getJoined().getMatchId(), seat);
         }
@@ -151,8 +202,20 @@ public final class KassenBot {
         case PING -> send(PlayRequest.newBuilder()
             .setPong(Pong.newBuilder().setNonce(message.getPing().getNonce()))
             .build());
-        case NOTICE -> System.err.printf("java-example: notice %s: %s%n",
-            message.getNotice().getCode(), message.getNotice().getMessage());
+        case NOTICE -> {
+          if (message.getNotice().getCode().equals("displaced")) {
+            // The referee ends this stream next; cancel it now and stop.
+            displaced = true;
+            synchronized (this) {
+              ((ClientCallStreamObserver<PlayRequest>) requests)
+                  .cancel("displaced by another connection", null);
+            }
+            done.countDown();
+          } else {
+            System.err.printf("java-example: notice %s: %s%n",
+                message.getNotice().getCode(), message.getNotice().getMessage());
+          }
+        }
         case EVENTS -> { } // public events between decisions: this bot does not track them
         case MATCH_OVER -> {
           over = message.getMatchOver();
