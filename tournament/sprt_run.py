@@ -1,8 +1,11 @@
 """Play a candidate against a baseline until a sequential probability ratio test decides.
 
 Every match seats the candidate and the baseline (and, with more players, bots drawn from a
-field), rotated through the seats over a seed block; the test sees one result per match: 1 if
-the candidate finished above the baseline, 0 if below.
+field), rotated through the seats over a seed block: one seed, one match per rotation. A match
+scores 1 if the candidate finished above the baseline, 0 if below; the test sees each block as
+one observation, the mean of its match scores (``Sprt.add_block``), because matches on the same
+seed are correlated. A voided match leaves its block one game shorter; a block with every match
+voided is not recorded.
 """
 
 from __future__ import annotations
@@ -18,9 +21,16 @@ from tournament.schedule import ScheduledMatch, block_seed, rotations
 
 
 def candidate_score(ranking: list[str], candidate: str, baseline: str) -> float | None:
+    """1 if the candidate finished above the baseline, 0 if below, None for a voided match."""
     if candidate not in ranking or baseline not in ranking:
         return None  # voided: no ranking
     return 1.0 if ranking.index(candidate) < ranking.index(baseline) else 0.0
+
+
+def block_scores(rankings: list[list[str]], candidate: str, baseline: str) -> list[float]:
+    """The candidate's score in every ranked match of one seed block (voided ones left out)."""
+    scores = (candidate_score(ranking, candidate, baseline) for ranking in rankings)
+    return [score for score in scores if score is not None]
 
 
 async def run_sprt(
@@ -35,7 +45,7 @@ async def run_sprt(
 
     bots: dict[str, BotEntry] = {b.name: b for b in config.bots}
     field = [b.name for b in config.bots if b.name not in (candidate, baseline)]
-    rng = random.Random(config.seed)
+    rng = random.Random(config.base_seed)
     async with running_server("127.0.0.1:0") as referee:
         gate = asyncio.Semaphore(config.concurrency)
 
@@ -47,17 +57,17 @@ async def run_sprt(
         played = block = 0
         while test.verdict is None and played < max_games:
             others = rng.sample(field, config.players - 2) if config.players > 2 else []
-            seed = block_seed(config.seed, block)
+            seed = block_seed(config.base_seed, block)
             specs = [
                 ScheduledMatch(played + i, block, seed, seats)
                 for i, seats in enumerate(rotations([candidate, baseline, *others]))
             ]
             block += 1
-            for ranking in await asyncio.gather(*(one(spec) for spec in specs)):
-                played += 1
-                score = candidate_score(ranking, candidate, baseline)
-                if score is not None and test.verdict is None:
-                    test.add(score)
-                    if on_result is not None:
-                        on_result(test)
+            rankings = await asyncio.gather(*(one(spec) for spec in specs))
+            played += len(rankings)
+            scores = block_scores(rankings, candidate, baseline)
+            if scores and test.verdict is None:
+                test.add_block(scores)
+                if on_result is not None:
+                    on_result(test)
     return test

@@ -4,7 +4,9 @@
 - ``bradley_terry``: joint maximum-likelihood fit, Hessian / sandwich / bootstrap covariance, LOS.
 - ``ladder``: ``fit_ladder`` → ``Ladder`` of ``LadderEntry`` rows, the published result.
 - ``elo``: ``EloTracker``, incremental Elo for live display.
-- ``sprt``: ``Sprt``, "is the candidate better than the baseline?" with fixed error rates.
+- ``sprt``: ``Sprt``, "is the candidate better than the baseline?" with fixed error rates,
+  one observation per seed block.
+- ``errors``: ``RatingsError``, a numerical failure (an ``ArithmeticError``).
 """
 
 from tournament.ratings.bradley_terry import (
@@ -19,11 +21,13 @@ from tournament.ratings.bradley_terry import (
     hessian_covariance,
     los_matrix,
     sandwich_covariance,
+    sandwich_unavailable,
 )
 from tournament.ratings.elo import EloTracker
+from tournament.ratings.errors import RatingsError
 from tournament.ratings.ladder import CiMethod, Ladder, LadderEntry, fit_ladder
 from tournament.ratings.pairwise import Match, Placing, Tally, pairwise_outcomes
-from tournament.ratings.sprt import Sprt, Verdict
+from tournament.ratings.sprt import Sprt, Verdict, block_llr
 
 __all__ = [
     "DEFAULT_PRIOR",
@@ -35,9 +39,11 @@ __all__ = [
     "LadderEntry",
     "Match",
     "Placing",
+    "RatingsError",
     "Sprt",
     "Tally",
     "Verdict",
+    "block_llr",
     "bootstrap_covariance",
     "bootstrap_elo",
     "connected_components",
@@ -48,4 +54,5 @@ __all__ = [
     "los_matrix",
     "pairwise_outcomes",
     "sandwich_covariance",
+    "sandwich_unavailable",
 ]

@@ -50,17 +50,23 @@ from typing import Final
 
 import numpy as np
 
+from tournament.ratings.errors import RatingsError
 from tournament.ratings.pairwise import FloatArray, IntArray, Tally
 
 ELO_PER_NAT: Final = 400.0 / math.log(10.0)
 DEFAULT_PRIOR: Final = 1.0
 _TOLERANCE: Final = 1e-10  # largest Newton step, in nats (≈ 2e-8 Elo), at convergence
 _MAX_ITERATIONS: Final = 200
+_ARMIJO: Final = 1e-4  # sufficient rise: this fraction of what the slope promises
+_SMALLEST_FRACTION: Final = 2.0**-60  # of a step, before the line search gives up
 
 
 def expected_score(elo_difference: float) -> float:
-    """Logistic Elo expectation of the player ``elo_difference`` points above the other."""
-    return 1.0 / (1.0 + math.pow(10.0, -elo_difference / 400.0))
+    """Logistic Elo expectation of the player ``elo_difference`` points above the other.
+
+    Beyond 120,000 Elo below the other it is 0 to double precision (no ``OverflowError``).
+    """
+    return 1.0 / (1.0 + math.pow(10.0, min(-elo_difference / 400.0, 300.0)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,27 +132,102 @@ def _virtual_games(games: FloatArray, prior: float) -> FloatArray:
 def _probabilities(theta: FloatArray) -> FloatArray:
     """p[i, j] = σ(θi − θj) = γi / (γi + γj), γ = exp(θ − max θ): n exps, no overflow.
 
-    (Underflow would need a spread of 700 nats, 120,000 Elo.) Note 1 − p = pᵀ.
+    When two ratings lie more than ~745 nats below the best (a trial point of a line search can)
+    both γ underflow and γi/(γi + γj) would be 0/0; then p is computed pairwise as
+    1/(1 + exp(θj − θi)), which only overflows to the right limit 0. Note 1 − p = pᵀ.
     """
     gamma = np.exp(theta - theta.max())
-    p: FloatArray = gamma[:, None] / np.add.outer(gamma, gamma)
-    return p
+    total = np.add.outer(gamma, gamma)
+    if total.min() > 0.0:  # False for NaN too: then the pairwise form propagates the NaN
+        p: FloatArray = gamma[:, None] / total
+        return p
+    with np.errstate(over="ignore"):
+        exact: FloatArray = 1.0 / (1.0 + np.exp(-np.subtract.outer(theta, theta)))
+    return exact
 
 
 def _log_likelihood(score: FloatArray, theta: FloatArray) -> float:
-    """Σ score_ij · log σ(θi − θj)."""
+    """Σ score_ij · log σ(θi − θj); finite for every finite θ (log-sum-exp where γ underflows)."""
     shifted = theta - theta.max()
     gamma = np.exp(shifted)
-    return float(score.sum(axis=1) @ shifted - (score * np.log(np.add.outer(gamma, gamma))).sum())
+    total = np.add.outer(gamma, gamma)
+    log_total = np.log(total) if total.min() > 0.0 else np.logaddexp.outer(shifted, shifted)
+    return float(score.sum(axis=1) @ shifted - (score * log_total).sum())
 
 
 def _fisher(games: FloatArray, p: FloatArray) -> FloatArray:
-    """Observed information of θ: the Laplacian with weights n_ij p_ij (1 − p_ij)."""
-    f = games * p * p.T
-    np.negative(f, out=f)
-    f[np.diag_indices_from(f)] = 0.0
-    f[np.diag_indices_from(f)] = -f.sum(axis=1)
+    """Observed information of θ: the Laplacian with weights n_ij p_ij (1 − p_ij).
+
+    ``games`` has a zero diagonal (nobody plays itself), so the weights do too.
+    """
+    weights = games * p * p.T
+    f: FloatArray = np.diag(weights.sum(axis=1)) - weights
     return f
+
+
+def _ascent_step(
+    games: FloatArray, p: FloatArray, grad: FloatArray, curvature: float
+) -> tuple[FloatArray, bool]:
+    """The Newton step, or (flag False) a gradient step when Newton gives no usable direction.
+
+    The Hessian is singular along 1 (the gauge); solving with ``F + s·11ᵀ/m`` instead yields
+    the pseudo-inverse step, which keeps θ at mean zero because the gradient sums to zero.
+    That matrix is itself singular when the weights p(1 − p) underflow (ratings hundreds of
+    nats apart); the step is then non-finite or no ascent. The fallback ``grad / curvature``,
+    with ``curvature`` ≥ the largest eigenvalue of the information, always ascends.
+    """
+    if not grad.any():
+        return np.zeros_like(grad), True
+    m = grad.size
+    fisher = _fisher(games, p)
+    scale = float(np.trace(fisher)) / m
+    if scale > 0.0 and math.isfinite(scale):
+        fisher += scale / m
+        try:
+            step = np.asarray(np.linalg.solve(fisher, grad), dtype=np.float64)
+        except np.linalg.LinAlgError:
+            pass
+        else:
+            if np.isfinite(step).all() and float(grad @ step) > 0.0:
+                return step, True
+    fallback: FloatArray = grad / curvature
+    return fallback, False
+
+
+def _line_search(
+    score: FloatArray,
+    games: FloatArray,
+    theta: FloatArray,
+    grad: FloatArray,
+    step: FloatArray,
+) -> tuple[FloatArray, FloatArray, FloatArray, float]:
+    """Largest t in 1, 1/2, 1/4, ... with θ + t·step finite and the likelihood risen enough.
+
+    Accepted when the slope along the step is still non-negative at its end (the concave
+    likelihood then rose all the way) or when the rise passes Armijo's test. Every test is a
+    ``>=`` that NaN fails, so a step into overflow is halved, never accepted.
+    Returns the new θ, its p and gradient, and t.
+    """
+    points = score.sum(axis=1)
+    slope = float(grad @ step)
+    start: float | None = None
+    t = 1.0
+    while t >= _SMALLEST_FRACTION:
+        candidate = theta + t * step
+        p = _probabilities(candidate)
+        new_grad = points - (games * p).sum(axis=1)
+        if np.isfinite(new_grad).all():
+            if float(new_grad @ step) >= 0.0:
+                return candidate, p, new_grad, t
+            if start is None:
+                start = _log_likelihood(score, theta)
+            rise = _log_likelihood(score, candidate) - start
+            if rise >= _ARMIJO * t * slope - 1e-12 * abs(start):
+                return candidate, p, new_grad, t
+        t *= 0.5
+    raise RatingsError(
+        "Bradley–Terry fit: no step along the ascent direction raised the likelihood"
+    )
 
 
 def _solve_component(
@@ -154,41 +235,32 @@ def _solve_component(
 ) -> tuple[FloatArray, int, float]:
     """Damped Newton ascent of the concave log-likelihood of one connected component.
 
-    The Hessian is singular along 1 (the gauge); solving with ``F + s·11ᵀ/m`` instead yields
-    the pseudo-inverse step, which keeps θ at mean zero because the gradient sums to zero.
-    A full step is taken when the slope along it is still non-negative at its end (then the
-    concave likelihood rose all the way); otherwise it is halved until the likelihood rises.
+    Newton from a poor start can overshoot by thousands of nats (a player with only a fraction
+    of a virtual draw has almost no curvature), so every step goes through ``_line_search``;
+    a start that gives non-finite values is replaced by θ = 0. Converged when a full Newton
+    step is below ``_TOLERANCE``; ``RatingsError`` if the values are not finite even at θ = 0
+    or after ``_MAX_ITERATIONS``.
     """
     m = score.shape[0]
     if m == 1:
         return np.zeros(1), 0, 0.0
     points = score.sum(axis=1)
+    curvature = 0.5 * float(games.sum(axis=1).max())
     theta = theta - theta.mean()
     p = _probabilities(theta)
     grad = points - (games * p).sum(axis=1)
+    if not (np.isfinite(theta).all() and np.isfinite(grad).all()):
+        theta = np.zeros(m)
+        p = _probabilities(theta)
+        grad = points - (games * p).sum(axis=1)
+    if not (np.isfinite(grad).all() and math.isfinite(curvature) and curvature > 0.0):
+        raise RatingsError("Bradley–Terry fit: the results give non-finite values")
     for iteration in range(1, _MAX_ITERATIONS + 1):
-        fisher = _fisher(games, p)
-        scale = float(np.trace(fisher)) / m
-        fisher += scale / m
-        step = np.linalg.solve(fisher, grad)
-        candidate = theta + step
-        p_new = _probabilities(candidate)
-        grad_new = points - (games * p_new).sum(axis=1)
-        if float(grad_new @ step) < 0.0:
-            start = _log_likelihood(score, theta)
-            t = 1.0
-            while t > 1e-9 and _log_likelihood(score, theta + t * step) < start - 1e-12 * abs(
-                start
-            ):
-                t *= 0.5
-            step = t * step
-            candidate = theta + step
-            p_new = _probabilities(candidate)
-            grad_new = points - (games * p_new).sum(axis=1)
-        theta, p, grad = candidate, p_new, grad_new
-        if float(np.abs(step).max()) < _TOLERANCE:
+        step, newton = _ascent_step(games, p, grad, curvature)
+        theta, p, grad, t = _line_search(score, games, theta, grad, step)
+        if newton and t == 1.0 and float(np.abs(step).max()) < _TOLERANCE:
             return theta, iteration, _log_likelihood(score, theta)
-    raise RuntimeError(f"Bradley–Terry fit did not converge in {_MAX_ITERATIONS} iterations")
+    raise RatingsError(f"Bradley–Terry fit did not converge in {_MAX_ITERATIONS} iterations")
 
 
 def _initial_theta(score: FloatArray, games: FloatArray) -> FloatArray:
@@ -286,13 +358,30 @@ def _gauged_inverse(fit: BradleyTerryFit) -> FloatArray:
         f = fit.fisher[np.ix_(comp, comp)]
         if anchor is not None and anchor in comp:
             keep = comp[comp != anchor]
-            inverse[np.ix_(keep, keep)] = np.linalg.inv(fit.fisher[np.ix_(keep, keep)])
+            inverse[np.ix_(keep, keep)] = _inverse(fit.fisher[np.ix_(keep, keep)])
         else:
             scale = float(np.trace(f)) / m
-            inv = np.linalg.inv(f + np.full((m, m), scale / m)) - 1.0 / (scale * m)
+            if not scale > 0.0:  # NaN too
+                raise RatingsError("the information matrix of the ratings is zero or not finite")
+            inv = _inverse(f + np.full((m, m), scale / m)) - 1.0 / (scale * m)
             inverse[np.ix_(comp, comp)] = inv
     result: FloatArray = 0.5 * (inverse + inverse.T)
     return result
+
+
+def _inverse(matrix: FloatArray) -> FloatArray:
+    """``np.linalg.inv`` that reports a singular or non-finite result as ``RatingsError``."""
+    try:
+        with np.errstate(all="ignore"):
+            inverse = np.asarray(np.linalg.inv(matrix), dtype=np.float64)
+    except np.linalg.LinAlgError:
+        inverse = np.full_like(matrix, np.nan)
+    if not np.isfinite(inverse).all():
+        raise RatingsError(
+            "the information matrix of the ratings is singular (ratings too far apart "
+            "to tell how uncertain they are)"
+        )
+    return inverse
 
 
 def _mask(cov: FloatArray, fit: BradleyTerryFit) -> FloatArray:
@@ -341,6 +430,24 @@ def _match_information(fit: BradleyTerryFit, tally: Tally) -> FloatArray:
     return information
 
 
+def _free_ratings(fit: BradleyTerryFit) -> int:
+    """Players minus components: one rating per component is fixed by the gauge."""
+    return len(fit.names) - len(fit.components)
+
+
+def sandwich_unavailable(fit: BradleyTerryFit, tally: Tally) -> str | None:
+    """Why the sandwich cannot be computed for these data, or None when it can.
+
+    It estimates the spread of the per-match residuals, which takes more matches (G) than free
+    ratings (K): with G ≤ K the residuals fit the ratings exactly and the correction
+    G/(G − K) is infinite or negative. Short 3–4 player tournaments land here.
+    """
+    g, k = tally.n_groups, _free_ratings(fit)
+    if g <= k:
+        return f"the sandwich needs more matches ({g}) than free ratings ({k})"
+    return None
+
+
 def sandwich_covariance(fit: BradleyTerryFit, tally: Tally) -> FloatArray:
     """Cluster-robust covariance (Elo²): H⁻¹ J H⁻¹ · G/(G − K), clustered by match.
 
@@ -350,13 +457,13 @@ def sandwich_covariance(fit: BradleyTerryFit, tally: Tally) -> FloatArray:
     level of matches. Like every sandwich it is itself an estimate: it wants many matches per
     player (some tens); below that its intervals come out too narrow.
     """
+    reason = sandwich_unavailable(fit, tally)
+    if reason is not None:
+        raise ValueError(reason)
     inverse = _gauged_inverse(fit)
     information = _match_information(fit, tally)
     g = tally.n_groups
-    k = len(fit.names) - len(fit.components)
-    if g <= k:
-        raise ValueError(f"the sandwich needs more matches ({g}) than free ratings ({k})")
-    factor = g / (g - k)
+    factor = g / (g - _free_ratings(fit))
     cov = inverse @ information @ inverse * (factor * ELO_PER_NAT**2)
     return _mask(0.5 * (cov + cov.T), fit)
 
@@ -368,7 +475,10 @@ def bootstrap_elo(
 
     Each round draws ``n_groups`` matches with replacement (numpy ``default_rng(seed)``), keeps
     the fit's virtual draws from the original data (so every resample has the same components
-    and a finite fit) and starts Newton from the full-data fit.
+    and a finite fit) and starts Newton from the full-data fit. A resample can leave a player
+    with nothing but its virtual draws (a fraction of a game, so almost no curvature); the
+    full-data start is then far off and Newton's first steps overshoot by thousands of nats,
+    which the line search of ``_solve_component`` halves back.
     """
     if rounds < 2:
         raise ValueError("bootstrap needs at least 2 rounds")
@@ -382,7 +492,10 @@ def bootstrap_elo(
             rng.integers(0, tally.n_groups, tally.n_groups), minlength=tally.n_groups
         )
         score, games = tally.weighted(counts[tally.group].astype(np.float64))
-        theta, _, _ = _solve(score + 0.5 * virtual, games + virtual, fit.components, fit.theta)
+        try:
+            theta, _, _ = _solve(score + 0.5 * virtual, games + virtual, fit.components, fit.theta)
+        except RatingsError as exc:
+            raise RatingsError(f"bootstrap resample {r + 1} of {rounds}: {exc}") from None
         out[r] = _gauge(theta, fit.components, fit.anchor_index, fit.anchor_elo)
     return out
 

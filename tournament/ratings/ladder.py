@@ -15,12 +15,14 @@ import numpy as np
 
 from tournament.ratings.bradley_terry import (
     DEFAULT_PRIOR,
+    BradleyTerryFit,
     bootstrap_covariance,
     bootstrap_elo,
     fit_bradley_terry,
     hessian_covariance,
     los_matrix,
     sandwich_covariance,
+    sandwich_unavailable,
 )
 from tournament.ratings.pairwise import FloatArray, Match, Placing, Tally
 
@@ -45,18 +47,28 @@ class Ladder:
 
     ``los[i, j]`` = P(entry i is stronger than entry j). ``components`` lists the groups of
     players whose ratings are comparable (one group unless the comparison graph is split).
+    ``method`` is the interval actually computed: when the requested one cannot be computed
+    from these results (``fit_ladder`` explains when) the Hessian is used and ``method_note``
+    says why.
     """
 
     entries: tuple[LadderEntry, ...]
     names: tuple[str, ...]
     los: FloatArray
     covariance: FloatArray
-    method: str  # "hessian", "sandwich" or "bootstrap"
+    method: str  # the intervals computed: "hessian", "sandwich" or "bootstrap"
     anchor: str | None
     anchor_elo: float
     level: float
     prior: float
     components: tuple[tuple[str, ...], ...]
+    requested_method: str  # what ``ci`` asked for; differs from ``method`` after a fallback
+    method_note: str  # why it fell back ("" when it did not)
+
+    @property
+    def method_label(self) -> str:
+        """``method``, with the reason when it is not the requested one (for reports)."""
+        return f"{self.method} ({self.method_note})" if self.method_note else self.method
 
     def entry(self, name: str) -> LadderEntry:
         return self.entries[self.names.index(name)]
@@ -100,6 +112,11 @@ def fit_ladder(
     intervals from ``bootstrap_rounds`` refits on resamples of whole matches (seeded), LOS from
     the replicates' covariance. All intervals are at ``level``.
 
+    Fallback: the sandwich needs more matches than free ratings (short 3–4 player tournaments,
+    or none played yet) and the bootstrap at least two matches (one match resampled is always
+    itself: zero-width intervals). Otherwise the Hessian intervals are given instead, and the
+    ladder's ``method`` and ``method_note`` say so.
+
     ``prior``: about that many virtual draws per player against the opponents it met, so
     that a player who won every game still gets a finite rating (``bradley_terry`` explains);
     0 for the exact maximum-likelihood fit.
@@ -118,12 +135,10 @@ def fit_ladder(
         tally = Tally.from_matches(tally_or_matches, names)
     fit = fit_bradley_terry(tally, prior=prior, anchor=anchor, anchor_elo=anchor_elo)
     elo = fit.elo
-    if ci == "hessian" or ci == "sandwich":
-        cov = hessian_covariance(fit) if ci == "hessian" else sandwich_covariance(fit, tally)
-        z = NormalDist().inv_cdf(0.5 + level / 2.0)
-        half = z * np.sqrt(np.diagonal(cov))
-        low, high = elo - half, elo + half
-    elif ci == "bootstrap":
+    if ci not in ("hessian", "sandwich", "bootstrap"):
+        raise ValueError(f"unknown ci method {ci!r}; use 'hessian', 'sandwich' or 'bootstrap'")
+    method, note = _usable_method(ci, fit, tally)
+    if method == "bootstrap":
         replicates = bootstrap_elo(fit, tally, rounds=bootstrap_rounds, seed=seed)
         cov = bootstrap_covariance(fit, replicates)
         low, high = np.quantile(replicates, [(1.0 - level) / 2.0, (1.0 + level) / 2.0], axis=0)
@@ -131,7 +146,10 @@ def fit_ladder(
         low = np.where(unbounded, -np.inf, low)
         high = np.where(unbounded, np.inf, high)
     else:
-        raise ValueError(f"unknown ci method {ci!r}; use 'hessian', 'sandwich' or 'bootstrap'")
+        cov = hessian_covariance(fit) if method == "hessian" else sandwich_covariance(fit, tally)
+        z = NormalDist().inv_cdf(0.5 + level / 2.0)
+        half = z * np.sqrt(np.diagonal(cov))
+        low, high = elo - half, elo + half
 
     games = tally.games.sum(axis=1)
     points = tally.score.sum(axis=1)
@@ -154,7 +172,7 @@ def fit_ladder(
         names=tuple(e.name for e in entries),
         los=los_matrix(elo, cov)[block],
         covariance=cov[block],
-        method=ci,
+        method=method,
         anchor=anchor,
         anchor_elo=anchor_elo,
         level=level,
@@ -163,4 +181,22 @@ def fit_ladder(
             tuple(tally.names[i] for i in sorted(comp, key=lambda i: (-elo[i], tally.names[i])))
             for comp in fit.components
         ),
+        requested_method=ci,
+        method_note=note,
     )
+
+
+def _usable_method(ci: str, fit: BradleyTerryFit, tally: Tally) -> tuple[str, str]:
+    """``(method, note)``: ``ci`` if these results allow it, else the Hessian and the reason."""
+    if ci == "sandwich":
+        reason = sandwich_unavailable(fit, tally)
+    elif ci == "bootstrap" and tally.n_groups < 2:
+        reason = f"the bootstrap needs at least 2 matches, got {tally.n_groups}"
+    else:
+        return ci, ""
+    if reason is None:
+        return ci, ""
+    note = f"fallback: {reason}"
+    if tally.n_games > tally.n_groups:  # some match had more than two players
+        note += "; too narrow for matches of more than two players"
+    return "hessian", note
