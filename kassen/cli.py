@@ -1,4 +1,6 @@
-"""The ``kassen`` command line. Bad arguments give one line on stderr and exit code 2."""
+"""The ``kassen`` command line. Bad arguments give one line on stderr and exit code 2; a
+numerical failure on the results (a ladder or an SPRT that cannot be computed) one line and
+exit code 1."""
 
 from __future__ import annotations
 
@@ -8,9 +10,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from kassen.commands import bot, demo, match, play, replay, serve, tournament
-from kassen.errors import UsageError
+from kassen.errors import NumericalError, UsageError
 
 USAGE_ERROR = 2
+NUMERICAL_ERROR = 1
 
 
 class _Parser(argparse.ArgumentParser):
@@ -33,6 +36,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"kassen: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
+    except NumericalError as exc:
+        print(f"kassen: {exc}", file=sys.stderr)
+        return NUMERICAL_ERROR
     except BrokenPipeError:  # output piped into `head` and closed: not an error of ours
         sys.stderr.close()
         return 0

@@ -103,7 +103,7 @@ def print_ladder(engine: Engine, tournament_id: str, ci: str | None = None) -> N
     table = Table(
         title=f"{t['name']} ({tournament_id}): {t['game']} {t['variant']}, {t['players']} players, "
         f"{summary.matches} matches",
-        caption=f"Elo fitted jointly (Bradley-Terry, mean 1500); 95% intervals by {summary.ladder.method}",
+        caption=f"Elo fitted jointly (Bradley-Terry, mean 1500); 95% intervals by {summary.ladder.method_label}",
     )
     for column, justify in (
         ("#", "right"),
@@ -136,6 +136,8 @@ def ladder_json(engine: Engine, tournament_id: str, ci: str | None = None) -> st
             "tournament": {k: v for k, v in summary.tournament.items() if k != "config_json"},
             "matches": summary.matches,
             "method": summary.ladder.method,
+            "method_requested": summary.ladder.requested_method,
+            "method_note": summary.ladder.method_note,
             "ladder": ladder_rows(summary),
             "likelihood_of_superiority": {
                 a: {b: _number(summary.ladder.los_of(a, b), 4) for b in names if b != a}
@@ -284,7 +286,7 @@ td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}td:nth-child(2),t
 <p>{html.escape(str(t["game"]))} ({html.escape(str(t["variant"]))}), {t["players"]} players, {html.escape(str(t["format"]))},
 {summary.matches} matches, base seed {t["base_seed"]}.</p>
 <table><caption>Elo fitted jointly over all results (Bradley-Terry, 400-point scale, mean 1500);
-a k-player result counts as the pairwise outcomes of its ranking. 95% intervals: {summary.ladder.method}.</caption>
+a k-player result counts as the pairwise outcomes of its ranking. 95% intervals: {html.escape(summary.ladder.method_label)}.</caption>
 <tr><th>#</th><th>bot</th><th>Elo</th><th>95% interval</th><th>pair games</th><th>score</th><th>failures</th></tr>{rows}</table>
 <h2>Intervals</h2>{_intervals(summary)}
 <h2>Rating over matches (incremental Elo)</h2>{_chart(summary.history, names)}

@@ -1,4 +1,8 @@
-"""``kassen tournament sprt``: is the candidate better than the baseline?"""
+"""``kassen tournament sprt``: is the candidate better than the baseline?
+
+Plays seed blocks (one seed in every rotation of the seating) and scores each block as one
+observation, as ``tournament.ratings.sprt`` explains.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import argparse
 import asyncio
 import sys
 
-from kassen.errors import UsageError
+from kassen.errors import UsageError, numerical_failures
 from tournament.config import ConfigError, TournamentConfig, parse_bot, validate
 from tournament.ratings import Sprt
 from tournament.sprt_run import run_sprt
@@ -57,34 +61,39 @@ def run(args: argparse.Namespace) -> int:
                 f"{args.players}-player games need at least {args.players - 2} --field bots"
             )
         validate(config)
-        if not (0 < args.alpha < 1 and 0 < args.beta < 1) or args.elo1 <= args.elo0:
-            raise ConfigError("need 0 < alpha, beta < 1 and elo1 > elo0")
     except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        test = Sprt(args.elo0, args.elo1, args.alpha, args.beta)
+    except ValueError as exc:  # elo0, elo1, alpha or beta out of range: the test says which
         raise UsageError(str(exc)) from None
     from server.logs import configure
 
     configure("warning", json=False)
-    test = Sprt(args.elo0, args.elo1, args.alpha, args.beta)
     print(
         f"SPRT {candidate.name} vs {baseline.name}: H0 elo <= {args.elo0:g}, H1 elo >= {args.elo1:g}, "
-        f"alpha {args.alpha:g}, beta {args.beta:g}; bounds [{test.lower:.3f}, {test.upper:.3f}]"
+        f"alpha {args.alpha:g}, beta {args.beta:g}; bounds [{test.lower:.3f}, {test.upper:.3f}]; "
+        f"scored per seed block of {args.players} games"
     )
 
     def report(t: Sprt) -> None:
-        if len(t.trajectory) % 20 == 0:
-            print(f"  games {len(t.trajectory):6d}  LLR {t.llr:+.3f}", file=sys.stderr)
+        if t.blocks % 20 == 0:
+            print(f"  blocks {t.blocks:6d}  games {t.games:6d}  LLR {t.llr:+.3f}", file=sys.stderr)
 
     try:
-        asyncio.run(
-            run_sprt(config, candidate.name, baseline.name, test, args.max_games, on_result=report)
-        )
+        with numerical_failures("SPRT failed"):
+            asyncio.run(
+                run_sprt(
+                    config, candidate.name, baseline.name, test, args.max_games, on_result=report
+                )
+            )
     except KeyboardInterrupt:
         print("kassen: interrupted", file=sys.stderr)
         return 130
     verdict = {"H1": "accepted H1: the candidate is better", "H0": "accepted H0: not better"}.get(
         test.verdict or "", "no decision within --max-games"
     )
-    print(f"games {len(test.trajectory)}, LLR {test.llr:+.3f}: {verdict}")
+    print(f"blocks {test.blocks}, games {test.games}, LLR {test.llr:+.3f}: {verdict}")
     step = max(1, len(test.trajectory) // 20)
     print("LLR trajectory: " + " ".join(f"{v:+.2f}" for v in test.trajectory[::step]))
     return 0

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kassen.errors import UsageError
+from kassen.errors import UsageError, numerical_failures
 from tournament import storage
 from tournament.config import (
     DEFAULT_DATABASE,
@@ -189,8 +189,10 @@ def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bo
             file=sys.stderr,
         )
         return 130
-    folder = write_reports(engine, tournament_id, Path(config.output) / tournament_id)
-    print_ladder(engine, tournament_id)
+    failed = f"cannot compute the ladder of {tournament_id} (its results are stored)"
+    with numerical_failures(failed):
+        folder = write_reports(engine, tournament_id, Path(config.output) / tournament_id)
+        print_ladder(engine, tournament_id)
     print(f"reports: {folder}", file=sys.stderr)
     return 0
 
@@ -225,10 +227,11 @@ def show_ladder(args: argparse.Namespace) -> int:
     tournament_id = args.tournament or storage.latest_tournament(engine)
     if tournament_id is None or storage.load_tournament(engine, tournament_id) is None:
         raise UsageError(f"no tournament {args.tournament or ''} in {args.db}".replace("  ", " "))
-    if args.format == "table":
-        print_ladder(engine, tournament_id, ci=args.ci)
-    elif args.format == "json":
-        print(ladder_json(engine, tournament_id, ci=args.ci))
-    else:
-        print(ladder_csv(engine, tournament_id, ci=args.ci), end="")
+    with numerical_failures(f"cannot compute the ladder of {tournament_id}"):
+        if args.format == "table":
+            print_ladder(engine, tournament_id, ci=args.ci)
+        elif args.format == "json":
+            print(ladder_json(engine, tournament_id, ci=args.ci))
+        else:
+            print(ladder_csv(engine, tournament_id, ci=args.ci), end="")
     return 0
