@@ -128,12 +128,22 @@ def print_ladder(engine: Engine, tournament_id: str, ci: str | None = None) -> N
     Console().print(table)
 
 
+def public_facts(tournament: dict[str, Any]) -> dict[str, Any]:
+    """The tournament's row as reports show it: a secret base seed only once it is over
+    (before, it would give away the deal of every seed block still to be played)."""
+    facts = {k: v for k, v in tournament.items() if k != "config_json"}
+    secret = json.loads(str(tournament.get("config_json") or "{}")).get("secret_seed", False)
+    if secret and tournament.get("status") != "finished":
+        facts["base_seed"] = None
+    return facts
+
+
 def ladder_json(engine: Engine, tournament_id: str, ci: str | None = None) -> str:
     summary = summarize(engine, tournament_id, ci)
     names = [e.name for e in summary.ladder.entries]
     return json.dumps(
         {
-            "tournament": {k: v for k, v in summary.tournament.items() if k != "config_json"},
+            "tournament": public_facts(summary.tournament),
             "matches": summary.matches,
             "method": summary.ladder.method,
             "method_requested": summary.ladder.requested_method,
@@ -284,7 +294,7 @@ td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}td:nth-child(2),t
 </head><body>
 <h1>Ladder: {title}</h1>
 <p>{html.escape(str(t["game"]))} ({html.escape(str(t["variant"]))}), {t["players"]} players, {html.escape(str(t["format"]))},
-{summary.matches} matches, base seed {t["base_seed"]}.</p>
+{summary.matches} matches, base seed {public_facts(t)["base_seed"] or "secret until the tournament ends"}.</p>
 <table><caption>Elo fitted jointly over all results (Bradley-Terry, 400-point scale, mean 1500);
 a k-player result counts as the pairwise outcomes of its ranking. 95% intervals: {html.escape(summary.ladder.method_label)}.</caption>
 <tr><th>#</th><th>bot</th><th>Elo</th><th>95% interval</th><th>pair games</th><th>score</th><th>failures</th></tr>{rows}</table>

@@ -126,7 +126,7 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
         validate(config)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
-    return config
+    return config.with_seed()
 
 
 #: Databases in these default places may have their folder created.
@@ -146,11 +146,11 @@ def start(config: TournamentConfig) -> tuple[Any, str]:
     tournament_id = "t" + secrets.token_hex(4)
     names = [b.name for b in config.bots]
     if config.format == "round-robin":
-        scheduled = round_robin(names, config.players, config.games_per_group, config.seed)
+        scheduled = round_robin(names, config.players, config.games_per_group, config.base_seed)
     elif config.format == "gauntlet":
         field = [n for n in names if n != config.candidate]
         scheduled = gauntlet(
-            config.candidate, field, config.players, config.games_per_group, config.seed
+            config.candidate, field, config.players, config.games_per_group, config.base_seed
         )
     else:
         scheduled = []  # Swiss rounds are paired as the results come in
@@ -162,7 +162,7 @@ def start(config: TournamentConfig) -> tuple[Any, str]:
         variant=config.variant,
         players=config.players,
         format=config.format,
-        base_seed=config.seed,
+        base_seed=config.base_seed,
         config=config.to_dict(),
         bot_rows=[(b.name, b.spec, b.version_hash()) for b in config.bots],
         scheduled=schedule_rows(scheduled),
@@ -180,6 +180,11 @@ def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bo
         f"tournament {tournament_id}: {config.format}, {len(config.bots)} bots, {config.game} {config.variant} {config.players} players (resume with: kassen tournament resume {tournament_id}{'' if config.database == DEFAULT_DATABASE else ' --db ' + config.database})",
         file=sys.stderr,
     )
+    if not config.secret_seed:
+        print(
+            f"seed {config.seed} was given: this run is reproducible, so its chance is not secret",
+            file=sys.stderr,
+        )
     try:
         with progress_bar(quiet) as on_progress:
             TournamentRunner(engine, tournament_id, config, on_progress=on_progress).run()
