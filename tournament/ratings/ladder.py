@@ -114,8 +114,8 @@ def fit_ladder(
 
     Fallback: the sandwich needs more matches than free ratings (short 3–4 player tournaments,
     or none played yet) and the bootstrap at least two matches (one match resampled is always
-    itself: zero-width intervals). Otherwise the Hessian intervals are given instead, and the
-    ladder's ``method`` and ``method_note`` say so.
+    itself: zero-width intervals). Short of that, the Hessian intervals are given instead, and
+    the ladder's ``method`` and ``method_note`` say so.
 
     ``prior``: about that many virtual draws per player against the opponents it met, so
     that a player who won every game still gets a finite rating (``bradley_terry`` explains);
@@ -126,6 +126,8 @@ def fit_ladder(
     """
     if not 0.0 < level < 1.0:
         raise ValueError(f"level must lie in (0, 1), got {level}")
+    if ci not in ("hessian", "sandwich", "bootstrap"):
+        raise ValueError(f"unknown ci method {ci!r}; use 'hessian', 'sandwich' or 'bootstrap'")
     if isinstance(tally_or_matches, Tally):
         tally = tally_or_matches
         missing = set(names) - set(tally.names)
@@ -135,8 +137,6 @@ def fit_ladder(
         tally = Tally.from_matches(tally_or_matches, names)
     fit = fit_bradley_terry(tally, prior=prior, anchor=anchor, anchor_elo=anchor_elo)
     elo = fit.elo
-    if ci not in ("hessian", "sandwich", "bootstrap"):
-        raise ValueError(f"unknown ci method {ci!r}; use 'hessian', 'sandwich' or 'bootstrap'")
     method, note = _usable_method(ci, fit, tally)
     if method == "bootstrap":
         replicates = bootstrap_elo(fit, tally, rounds=bootstrap_rounds, seed=seed)

@@ -73,7 +73,8 @@ def _multiplier(
     shape = counts.shape[:-1]
     low = np.full(shape, -1.0 / (1.0 - mean))
     high = np.full(shape, 1.0 / mean)
-    lam = (counts @ d) / (counts @ (d * d)) if start is None else np.asarray(start, float)
+    estimate = (counts @ d) / (counts @ (d * d))
+    lam = estimate if start is None else np.where(np.isfinite(start), start, estimate)
     margin = 1e-9 * (high - low)
     lam = np.clip(np.broadcast_to(lam, shape), low + margin, high - margin)
     ones = np.ones(d.size)  # sums over the last axis as a product: several times faster
@@ -120,8 +121,8 @@ def log_likelihood_deficit(
 ) -> tuple[FloatArray, FloatArray]:
     """How much lower the best log-likelihood is when the mean block score must be ``mean``.
 
-    ``counts[..., j]`` blocks scored ``values[j]`` (regularised: add ``EPSILON`` at 0 and 1
-    first); rows along the leading axes are independent runs. Returns Σ c·log(1 + λ·(x − mean))
+    ``counts[..., j]`` blocks scored ``values[j]`` (scores in [0, 1]; regularised: add
+    ``EPSILON`` at 0 and 1 first); rows along the leading axes are independent runs. Returns Σ c·log(1 + λ·(x − mean))
     and λ (pass it back as ``start`` after a few more blocks: the root moves little).
     """
     x = np.asarray(values, dtype=np.float64)
