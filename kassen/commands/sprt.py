@@ -37,7 +37,12 @@ def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     sprt.add_argument("--alpha", type=float, default=0.05)
     sprt.add_argument("--beta", type=float, default=0.05)
     sprt.add_argument("--max-games", type=int, default=20_000)
-    sprt.add_argument("--seed", type=int, default=1)
+    sprt.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="base seed (default: drawn secretly; a given seed makes the run reproducible)",
+    )
     sprt.add_argument("--concurrency", type=int, default=2)
     sprt.set_defaults(run=run)
 
@@ -61,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{args.players}-player games need at least {args.players - 2} --field bots"
             )
         validate(config)
+        config = config.with_seed()
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
     try:
@@ -75,6 +81,10 @@ def run(args: argparse.Namespace) -> int:
         f"alpha {args.alpha:g}, beta {args.beta:g}; bounds [{test.lower:.3f}, {test.upper:.3f}]; "
         f"scored per seed block of {args.players} games"
     )
+    if not config.secret_seed:
+        print(
+            f"seed {config.seed} was given: this run is reproducible, so its chance is not secret"
+        )
 
     def report(t: Sprt) -> None:
         if t.blocks % 20 == 0:
