@@ -21,7 +21,7 @@ from games.policies import POLICY_NAMES
 from kassen import __version__
 from server.chance import draw_seed
 from server.settings import MAX_SEED
-from tournament.schedule import FORMATS
+from tournament.schedule import DEALS, FORMATS
 
 DEFAULT_DATABASE = "sqlite:///runs/kassen.sqlite"
 DEFAULT_OUTPUT = "runs"
@@ -77,6 +77,8 @@ class TournamentConfig:
     #: True when the base seed was drawn by the runner: seeds then stay secret until their
     #: seed blocks are over (reports, replays, MatchOver).
     secret_seed: bool = True
+    #: "duplicate": one seed per block in every rotation and group; "fresh": a seed per match.
+    deals: str = "duplicate"
     concurrency: int = 2
     decision_ms: int = 1000
     #: Adjudicate a match after this many decisions (the game ranks the unfinished position).
@@ -143,6 +145,7 @@ _KEYS = {
     "output",
     "replays",
     "max_decisions",
+    "deals",
 }
 
 
@@ -233,6 +236,8 @@ def validate(config: TournamentConfig) -> None:
         or not 0 <= config.seed <= MAX_SEED
     ):
         raise ConfigError(f"seed must be a whole number from 0 to 2^63-1, not {config.seed!r}")
+    if config.deals not in DEALS:
+        raise ConfigError(f"deals must be one of {', '.join(DEALS)}, not {config.deals!r}")
     if config.format not in FORMATS:
         raise ConfigError(f"unknown format {config.format!r} (choose from {', '.join(FORMATS)})")
     if config.failure_policy not in ("forfeit", "void"):

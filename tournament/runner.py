@@ -212,6 +212,7 @@ class TournamentRunner:
                     met,
                     self.config.base_seed,
                     first_idx=len(known),
+                    deals=self.config.deals,
                 )
                 storage.add_matches(
                     self.engine, self.id, [(m.idx, m.round, m.seed, m.seats) for m in new]

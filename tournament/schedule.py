@@ -39,36 +39,61 @@ def rotations(group: Sequence[str]) -> list[tuple[str, ...]]:
     return [tuple(group[(i + r) % k] for i in range(k)) for r in range(k)]
 
 
+#: How deals are shared: "duplicate" plays one seed in every rotation and group (luck and
+#: seat order cancel out), "fresh" gives every match its own seed (nothing a bot remembers
+#: from one match tells it about another's hidden cards).
+DEALS = ("duplicate", "fresh")
+
+
+def match_seed(base_seed: int, block: int, idx: int, deals: str) -> int:
+    """A match's seed: its block's, or with fresh deals one of its own."""
+    return block_seed(base_seed, block) if deals == "duplicate" else block_seed(base_seed, -1 - idx)
+
+
 def blocks_for(games_per_group: int, players: int) -> int:
     """Seed blocks needed for at least ``games_per_group`` games (a block is ``players`` games)."""
     return max(1, math.ceil(games_per_group / players))
 
 
 def round_robin(
-    bots: Sequence[str], players: int, games_per_group: int, base_seed: int
+    bots: Sequence[str],
+    players: int,
+    games_per_group: int,
+    base_seed: int,
+    deals: str = "duplicate",
 ) -> list[ScheduledMatch]:
     """Every group of ``players`` bots plays whole seed blocks."""
     groups = list(itertools.combinations(bots, players))
-    return _play_groups(groups, players, games_per_group, base_seed)
+    return _play_groups(groups, players, games_per_group, base_seed, deals)
 
 
 def gauntlet(
-    candidate: str, field: Sequence[str], players: int, games_per_group: int, base_seed: int
+    candidate: str,
+    field: Sequence[str],
+    players: int,
+    games_per_group: int,
+    base_seed: int,
+    deals: str = "duplicate",
 ) -> list[ScheduledMatch]:
     """The candidate against every group of ``players - 1`` bots from the field."""
     groups = [(candidate, *others) for others in itertools.combinations(field, players - 1)]
-    return _play_groups(groups, players, games_per_group, base_seed)
+    return _play_groups(groups, players, games_per_group, base_seed, deals)
 
 
 def _play_groups(
-    groups: Sequence[Sequence[str]], players: int, games_per_group: int, base_seed: int
+    groups: Sequence[Sequence[str]],
+    players: int,
+    games_per_group: int,
+    base_seed: int,
+    deals: str,
 ) -> list[ScheduledMatch]:
     scheduled: list[ScheduledMatch] = []
     for block in range(blocks_for(games_per_group, players)):
-        seed = block_seed(base_seed, block)
         for group in groups:
             for seats in rotations(group):
-                scheduled.append(ScheduledMatch(len(scheduled), block, seed, seats))
+                idx = len(scheduled)
+                seed = match_seed(base_seed, block, idx, deals)
+                scheduled.append(ScheduledMatch(idx, block, seed, seats))
     return scheduled
 
 
@@ -101,6 +126,7 @@ def swiss_round(
     met: set[frozenset[str]],
     base_seed: int,
     first_idx: int,
+    deals: str = "duplicate",
 ) -> list[ScheduledMatch]:
     """One Swiss round: groups of bots with similar points, avoiding repeat groups if possible.
 
@@ -118,9 +144,10 @@ def swiss_round(
     groups = _groups_without_repeats(order[:usable], players, met, budget=[20_000])
     if groups is None:  # every grouping repeats one: group neighbours by points
         groups = [tuple(order[i : i + players]) for i in range(0, usable, players)]
-    seed = block_seed(base_seed, round_number)
     scheduled: list[ScheduledMatch] = []
     for group in groups:
         for seats in rotations(group):
-            scheduled.append(ScheduledMatch(first_idx + len(scheduled), round_number, seed, seats))
+            idx = first_idx + len(scheduled)
+            seed = match_seed(base_seed, round_number, idx, deals)
+            scheduled.append(ScheduledMatch(idx, round_number, seed, seats))
     return scheduled

@@ -20,7 +20,7 @@ from tournament.config import (
 )
 from tournament.progress import progress_bar
 from tournament.runner import TournamentRunner, schedule_rows
-from tournament.schedule import gauntlet, round_robin
+from tournament.schedule import DEALS, gauntlet, round_robin
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -77,7 +77,18 @@ def _settings_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--rounds", type=int, default=None, help="Swiss rounds")
     parser.add_argument("--candidate", default=None, help="the gauntlet's candidate bot")
-    parser.add_argument("--seed", type=int, default=None, help="base seed")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="base seed (default: drawn secretly; a given seed makes the run reproducible)",
+    )
+    parser.add_argument(
+        "--deals",
+        choices=DEALS,
+        default=None,
+        help="duplicate: one seed per block in every seating (default); fresh: a seed per match",
+    )
     parser.add_argument("--concurrency", type=int, default=None)
     parser.add_argument("--decision-ms", type=int, default=None)
     parser.add_argument("--bank-ms", type=int, default=None)
@@ -112,6 +123,7 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
             rounds=args.rounds,
             candidate=args.candidate,
             seed=args.seed,
+            deals=args.deals,
             concurrency=args.concurrency,
             decision_ms=args.decision_ms,
             max_decisions=args.max_decisions,
@@ -146,11 +158,18 @@ def start(config: TournamentConfig) -> tuple[Any, str]:
     tournament_id = "t" + secrets.token_hex(4)
     names = [b.name for b in config.bots]
     if config.format == "round-robin":
-        scheduled = round_robin(names, config.players, config.games_per_group, config.base_seed)
+        scheduled = round_robin(
+            names, config.players, config.games_per_group, config.base_seed, config.deals
+        )
     elif config.format == "gauntlet":
         field = [n for n in names if n != config.candidate]
         scheduled = gauntlet(
-            config.candidate, field, config.players, config.games_per_group, config.base_seed
+            config.candidate,
+            field,
+            config.players,
+            config.games_per_group,
+            config.base_seed,
+            config.deals,
         )
     else:
         scheduled = []  # Swiss rounds are paired as the results come in

@@ -63,3 +63,15 @@ def test_swiss_pairs_by_points_and_avoids_repeat_pairings() -> None:
 def test_swiss_gives_a_bye_when_the_count_does_not_divide() -> None:
     matches = swiss_round(["a", "b", "c"], 2, 0, {}, set(), base_seed=1, first_idx=0)
     assert len({frozenset(m.seats) for m in matches}) == 1
+
+
+def test_fresh_deals_give_every_match_its_own_seed_and_duplicate_deals_share_a_block() -> None:
+    bots = ["a", "b", "c"]
+    fresh = round_robin(bots, players=2, games_per_group=4, base_seed=5, deals="fresh")
+    duplicate = round_robin(bots, players=2, games_per_group=4, base_seed=5)
+    assert [m.seats for m in fresh] == [m.seats for m in duplicate]
+    assert len({m.seed for m in fresh}) == len(fresh) == 12
+    assert len({m.seed for m in duplicate}) == 2  # one per block, shared by groups and seatings
+    assert fresh == round_robin(bots, players=2, games_per_group=4, base_seed=5, deals="fresh")
+    swiss = swiss_round(bots, 2, 0, {}, set(), base_seed=1, first_idx=0, deals="fresh")
+    assert len({m.seed for m in swiss}) == len(swiss)
