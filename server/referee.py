@@ -46,6 +46,19 @@ class CommandBot:
     cwd: str | None = None
 
 
+async def spawn_bot(bot: CommandBot, env: Mapping[str, str]) -> asyncio.subprocess.Process:
+    """Start a bot program: no stdin, stdout discarded, stderr piped (its tail explains a
+    crash). Raises ``OSError`` when the program cannot start."""
+    return await asyncio.create_subprocess_exec(
+        *bot.command,
+        env=dict(env),
+        cwd=bot.cwd,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
 class TooManyMatches(RuntimeError):
     """The referee already runs as many matches as its organiser allowed."""
 
@@ -146,14 +159,7 @@ class Referee:
         it exits."""
         env = bot_environment(self.address, seat.ticket, self.settings.tls_ca_file)
         try:
-            process = await asyncio.create_subprocess_exec(
-                *bot.command,
-                env=env,
-                cwd=bot.cwd,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.PIPE,
-            )
+            process = await spawn_bot(bot, env)
         except OSError as exc:
             seat.stderr_tail = (
                 f"cannot start {shlex.join(bot.command)}: {exc.strerror or exc}".encode()

@@ -21,7 +21,7 @@ from kassen.errors import UsageError
 from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
 from server.auth import bearer, bot_environment
-from server.referee import CommandBot
+from server.referee import CommandBot, spawn_bot
 from server.seats import describe_exit
 from server.settings import FailurePolicy, TimeControl
 
@@ -150,14 +150,7 @@ async def _finished(stub: rpc.RefereeAsyncStub, match_id: str) -> pb.MatchSummar
 async def _launch(bot: CommandBot, env: dict[str, str], index: int, spec: str) -> None:
     """Run one ``cmd:`` seat; say on stderr if it failed (the referee cannot see its stderr)."""
     try:
-        process = await asyncio.create_subprocess_exec(
-            *bot.command,
-            env=env,
-            cwd=bot.cwd,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-        )
+        process = await spawn_bot(bot, env)
     except OSError as exc:
         print(f"kassen: seat {index + 1} ({spec}): cannot start: {exc}", file=sys.stderr)
         return
