@@ -21,10 +21,8 @@ from games.policies import POLICY_NAMES
 from kassen import __version__
 from server.chance import draw_seed
 from server.settings import MAX_SEED
-from tournament.schedule import DEALS, FORMATS
+from tournament.options import DEALS, DEFAULT_DATABASE, DEFAULT_OUTPUT, FORMATS
 
-DEFAULT_DATABASE = "sqlite:///runs/kassen.sqlite"
-DEFAULT_OUTPUT = "runs"
 
 
 class ConfigError(ValueError):

@@ -16,7 +16,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-FORMATS = ("round-robin", "gauntlet", "swiss")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +38,6 @@ def rotations(group: Sequence[str]) -> list[tuple[str, ...]]:
     return [tuple(group[(i + r) % k] for i in range(k)) for r in range(k)]
 
 
-#: How deals are shared: "duplicate" plays one seed in every rotation and group (luck and
-#: seat order cancel out), "fresh" gives every match its own seed (nothing a bot remembers
-#: from one match tells it about another's hidden cards).
-DEALS = ("duplicate", "fresh")
 
 
 def match_seed(base_seed: int, block: int, idx: int, deals: str) -> int:

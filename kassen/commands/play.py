@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import random
+from typing import TYPE_CHECKING
 
-from games import Event, GameConfig, InvalidConfig, UnknownGame, get_game
-from games.local import play_local
-from games.policies import UnknownPolicy, make_policy
 from kassen.errors import UsageError
+
+if TYPE_CHECKING:
+    from games import Event
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,6 +36,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    from games import GameConfig, InvalidConfig, UnknownGame, get_game
+    from games.local import play_local
+    from games.policies import UnknownPolicy, make_policy
+
     try:
         game = get_game(args.game)
     except UnknownGame as exc:

@@ -9,11 +9,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from kassen.errors import UsageError, numerical_failures
-from tournament.config import ConfigError, TournamentConfig, parse_bot, validate
-from tournament.ratings import Sprt
-from tournament.sprt_run import run_sprt
+
+if TYPE_CHECKING:
+    from tournament.ratings import Sprt
+
+#: How many points of the LLR trajectory the summary prints.
+TRAJECTORY_POINTS = 20
 
 
 def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,29 +30,37 @@ def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     sprt.add_argument(
         "--field", action="append", default=[], help="bots for the other seats (3-4 players)"
     )
-    sprt.add_argument("--game", default="rumble-nation")
+    sprt.add_argument("--game", default="rumble-nation", help="game name (default rumble-nation)")
     sprt.add_argument("--variant", default="", help="variant (default: the game's first)")
-    sprt.add_argument("--players", type=int, default=2)
+    sprt.add_argument("--players", type=int, default=2, help="players per match (default 2)")
     sprt.add_argument(
         "--elo0", type=float, default=0.0, help="H0: the candidate is elo0 better (default 0)"
     )
     sprt.add_argument(
         "--elo1", type=float, default=10.0, help="H1: the candidate is elo1 better (default 10)"
     )
-    sprt.add_argument("--alpha", type=float, default=0.05)
-    sprt.add_argument("--beta", type=float, default=0.05)
-    sprt.add_argument("--max-games", type=int, default=20_000)
+    sprt.add_argument(
+        "--alpha", type=float, default=0.05, help="false positive rate (default 0.05)"
+    )
+    sprt.add_argument("--beta", type=float, default=0.05, help="false negative rate (default 0.05)")
+    sprt.add_argument(
+        "--max-games", type=int, default=20_000, help="stop undecided after this many games"
+    )
     sprt.add_argument(
         "--seed",
         type=int,
         default=None,
         help="base seed (default: drawn secretly; a given seed makes the run reproducible)",
     )
-    sprt.add_argument("--concurrency", type=int, default=2)
+    sprt.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")
     sprt.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from tournament.config import ConfigError, TournamentConfig, parse_bot, validate
+    from tournament.ratings import Sprt
+    from tournament.sprt_run import run_sprt
+
     try:
         candidate, baseline = parse_bot(args.candidate), parse_bot(args.baseline)
         field = tuple(parse_bot(f) for f in args.field)
@@ -104,6 +117,17 @@ def run(args: argparse.Namespace) -> int:
         test.verdict or "", "no decision within --max-games"
     )
     print(f"blocks {test.blocks}, games {test.games}, LLR {test.llr:+.3f}: {verdict}")
-    step = max(1, len(test.trajectory) // 20)
-    print("LLR trajectory: " + " ".join(f"{v:+.2f}" for v in test.trajectory[::step]))
+    print("LLR trajectory: " + " ".join(f"{v:+.2f}" for v in sampled(test.trajectory)))
     return 0
+
+
+def sampled(values: Sequence[float], points: int = TRAJECTORY_POINTS) -> list[float]:
+    """About ``points`` evenly spaced values, always ending with the last one (the LLR the
+    verdict quotes)."""
+    if not values:
+        return []
+    step = max(1, len(values) // points)
+    picked = list(values[::step])
+    if (len(values) - 1) % step:
+        picked.append(values[-1])
+    return picked

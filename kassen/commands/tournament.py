@@ -1,26 +1,18 @@
-"""``kassen tournament run|resume|sprt`` and ``kassen ladder show``."""
+"""``kassen tournament run|resume|sprt`` and ``kassen ladder show``: the flags.
+
+Only the parsers live here, so ``kassen --help`` stays fast; what the commands do is in
+``kassen/commands/tournament_run.py``, imported when a command runs."""
 
 from __future__ import annotations
 
 import argparse
-import secrets
-import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kassen.errors import UsageError, numerical_failures
-from tournament import storage
-from tournament.config import (
-    DEFAULT_DATABASE,
-    ConfigError,
-    TournamentConfig,
-    load_file,
-    parse_bot,
-    validate,
-)
-from tournament.progress import progress_bar
-from tournament.runner import TournamentRunner, schedule_rows
-from tournament.schedule import DEALS, gauntlet, round_robin
+from tournament.options import CI_METHODS, DEALS, DEFAULT_DATABASE, FORMATS
+
+if TYPE_CHECKING:
+    from tournament.config import TournamentConfig
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,10 +38,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     show.add_argument(
         "--db", default=DEFAULT_DATABASE, help=f"database URL (default {DEFAULT_DATABASE})"
     )
-    show.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    show.add_argument(
+        "--format", choices=["table", "json", "csv"], default="table", help="output (default table)"
+    )
     show.add_argument(
         "--ci",
-        choices=["hessian", "sandwich", "bootstrap"],
+        choices=CI_METHODS,
         default=None,
         help="how the 95%% intervals are computed (default: hessian for 2 players, sandwich for more)",
     )
@@ -57,11 +51,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _settings_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default=None)
-    parser.add_argument("--variant", default=None)
+    parser.add_argument("--game", default=None, help="game name (default rumble-nation)")
+    parser.add_argument(
+        "--variant", default=None, help="variant, e.g. advanced or winter (default: the first)"
+    )
     parser.add_argument("--advanced", action="store_true", help="variant 'advanced'")
-    parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--format", default=None, help="round-robin, gauntlet or swiss")
+    parser.add_argument("--players", type=int, default=None, help="players per match (default 2)")
+    parser.add_argument(
+        "--format", default=None, choices=FORMATS, help="schedule (default round-robin)"
+    )
     parser.add_argument(
         "--bot",
         action="append",
@@ -89,16 +87,25 @@ def _settings_flags(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="duplicate: one seed per block in every seating (default); fresh: a seed per match",
     )
-    parser.add_argument("--concurrency", type=int, default=None)
-    parser.add_argument("--decision-ms", type=int, default=None)
-    parser.add_argument("--bank-ms", type=int, default=None)
+    parser.add_argument("--concurrency", type=int, default=None, help="matches at once (default 2)")
+    parser.add_argument(
+        "--decision-ms", type=int, default=None, help="free time per decision (default 1000)"
+    )
+    parser.add_argument(
+        "--bank-ms", type=int, default=None, help="time bank per seat (default 10000)"
+    )
     parser.add_argument(
         "--max-decisions",
         type=int,
         default=None,
         help="adjudicate a match after this many decisions (default 10000)",
     )
-    parser.add_argument("--failure-policy", default=None, choices=["forfeit", "void"])
+    parser.add_argument(
+        "--failure-policy",
+        default=None,
+        choices=["forfeit", "void"],
+        help="a failed seat forfeits (default) or voids the match",
+    )
     parser.add_argument(
         "--db", default=None, dest="database", help=f"database URL (default {DEFAULT_DATABASE})"
     )
@@ -106,156 +113,37 @@ def _settings_flags(parser: argparse.ArgumentParser) -> None:
         "--output", default=None, help="folder for reports and replays (default runs)"
     )
     parser.add_argument("--no-replays", action="store_true", help="do not write replay files")
-    parser.add_argument("--name", default=None)
+    parser.add_argument("--name", default=None, help="the tournament's name (default tournament)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def build_config(args: argparse.Namespace) -> TournamentConfig:
-    try:
-        config = load_file(args.file) if args.file else TournamentConfig()
-        bots = tuple(parse_bot(b) for b in args.bot)
-        config = config.with_overrides(
-            game=args.game,
-            variant="advanced" if args.advanced else args.variant,
-            players=args.players,
-            format=args.format,
-            games_per_group=args.games_per_group,
-            rounds=args.rounds,
-            candidate=args.candidate,
-            seed=args.seed,
-            deals=args.deals,
-            concurrency=args.concurrency,
-            decision_ms=args.decision_ms,
-            max_decisions=args.max_decisions,
-            bank_ms=args.bank_ms,
-            failure_policy=args.failure_policy,
-            database=args.database,
-            output=args.output,
-            name=args.name,
-            bots=(config.bots + bots) if bots else None,
-            replays=False if args.no_replays else None,
-        )
-        validate(config)
-    except ConfigError as exc:
-        raise UsageError(str(exc)) from None
-    return config.with_seed()
+def run_tournament(args: argparse.Namespace) -> int:
+    from kassen.commands.tournament_run import run_tournament as run
+
+    return run(args)
 
 
-#: Databases in these default places may have their folder created.
-DEFAULT_PLACES = {DEFAULT_DATABASE, "sqlite:///runs/demo.sqlite"}
+def resume_tournament(args: argparse.Namespace) -> int:
+    from kassen.commands.tournament_run import resume_tournament as resume
+
+    return resume(args)
 
 
-def _connect(url: str) -> Any:
-    try:
-        return storage.connect(url, create_folder=url in DEFAULT_PLACES)
-    except storage.StorageError as exc:
-        raise UsageError(str(exc)) from None
+def show_ladder(args: argparse.Namespace) -> int:
+    from kassen.commands.tournament_run import show_ladder as show
+
+    return show(args)
 
 
 def start(config: TournamentConfig) -> tuple[Any, str]:
     """Create the tournament and its schedule in the database; returns (engine, id)."""
-    engine = _connect(config.database)
-    tournament_id = "t" + secrets.token_hex(4)
-    names = [b.name for b in config.bots]
-    if config.format == "round-robin":
-        scheduled = round_robin(
-            names, config.players, config.games_per_group, config.base_seed, config.deals
-        )
-    elif config.format == "gauntlet":
-        field = [n for n in names if n != config.candidate]
-        scheduled = gauntlet(
-            config.candidate,
-            field,
-            config.players,
-            config.games_per_group,
-            config.base_seed,
-            config.deals,
-        )
-    else:
-        scheduled = []  # Swiss rounds are paired as the results come in
-    storage.create_tournament(
-        engine,
-        tournament_id,
-        name=config.name,
-        game=config.game,
-        variant=config.variant,
-        players=config.players,
-        format=config.format,
-        base_seed=config.base_seed,
-        config=config.to_dict(),
-        bot_rows=[(b.name, b.spec, b.version_hash()) for b in config.bots],
-        scheduled=schedule_rows(scheduled),
-    )
-    return engine, tournament_id
+    from kassen.commands.tournament_run import start as create
+
+    return create(config)
 
 
 def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bool) -> int:
-    from server.logs import configure
-    from tournament.reports import print_ladder, write_reports
+    """Play what is not done, then print the ladder and write the reports."""
+    from kassen.commands.tournament_run import execute as play
 
-    configure("warning", json=False)  # the progress bar and the ladder say what happens
-
-    print(
-        f"tournament {tournament_id}: {config.format}, {len(config.bots)} bots, {config.game} {config.variant} {config.players} players (resume with: kassen tournament resume {tournament_id}{'' if config.database == DEFAULT_DATABASE else ' --db ' + config.database})",
-        file=sys.stderr,
-    )
-    if not config.secret_seed:
-        print(
-            f"seed {config.seed} was given: this run is reproducible, so its chance is not secret",
-            file=sys.stderr,
-        )
-    try:
-        with progress_bar(quiet) as on_progress:
-            TournamentRunner(engine, tournament_id, config, on_progress=on_progress).run()
-    except KeyboardInterrupt:
-        print(
-            f"kassen: interrupted; finished matches are stored. Resume with: kassen tournament resume {tournament_id}",
-            file=sys.stderr,
-        )
-        return 130
-    failed = f"cannot compute the ladder of {tournament_id} (its results are stored)"
-    with numerical_failures(failed):
-        folder = write_reports(engine, tournament_id, Path(config.output) / tournament_id)
-        print_ladder(engine, tournament_id)
-    print(f"reports: {folder}", file=sys.stderr)
-    return 0
-
-
-def run_tournament(args: argparse.Namespace) -> int:
-    config = build_config(args)
-    engine, tournament_id = start(config)
-    return execute(engine, tournament_id, config, args.quiet)
-
-
-def resume_tournament(args: argparse.Namespace) -> int:
-    url = args.db or DEFAULT_DATABASE
-    engine = _connect(url)
-    row = storage.load_tournament(engine, args.id)
-    if row is None:
-        raise UsageError(f"no tournament {args.id!r} in {url}")
-    import json
-
-    config = TournamentConfig.from_dict(json.loads(row["config_json"])).with_overrides(database=url)
-    try:
-        validate(config)
-    except ConfigError as exc:
-        raise UsageError(f"cannot resume {args.id}: {exc}") from None
-    storage.set_status(engine, args.id, "running")
-    return execute(engine, args.id, config, args.quiet)
-
-
-def show_ladder(args: argparse.Namespace) -> int:
-    from tournament.reports import ladder_csv, ladder_json, print_ladder
-
-    engine = _connect(args.db)
-    tournament_id = args.tournament or storage.latest_tournament(engine)
-    if tournament_id is None or storage.load_tournament(engine, tournament_id) is None:
-        raise UsageError(f"no tournament {args.tournament or ''} in {args.db}".replace("  ", " "))
-    with numerical_failures(f"cannot compute the ladder of {tournament_id}"):
-        if args.format == "table":
-            print_ladder(engine, tournament_id, ci=args.ci)
-        elif args.format == "json":
-            print(ladder_json(engine, tournament_id, ci=args.ci))
-        else:
-            print(ladder_csv(engine, tournament_id, ci=args.ci), end="")
-    return 0
+    return play(engine, tournament_id, config, quiet)

@@ -1,0 +1,181 @@
+"""What ``kassen tournament run|resume`` and ``kassen ladder show`` do (the flags are in
+``kassen/commands/tournament.py``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from kassen.errors import UsageError, numerical_failures
+from tournament import storage
+from tournament.config import (
+    ConfigError,
+    TournamentConfig,
+    load_file,
+    parse_bot,
+    validate,
+)
+from tournament.options import DEFAULT_DATABASE
+from tournament.progress import progress_bar
+from tournament.runner import TournamentRunner, schedule_rows
+from tournament.schedule import gauntlet, round_robin
+
+
+def build_config(args: argparse.Namespace) -> TournamentConfig:
+    try:
+        config = load_file(args.file) if args.file else TournamentConfig()
+        bots = tuple(parse_bot(b) for b in args.bot)
+        config = config.with_overrides(
+            game=args.game,
+            variant="advanced" if args.advanced else args.variant,
+            players=args.players,
+            format=args.format,
+            games_per_group=args.games_per_group,
+            rounds=args.rounds,
+            candidate=args.candidate,
+            seed=args.seed,
+            deals=args.deals,
+            concurrency=args.concurrency,
+            decision_ms=args.decision_ms,
+            max_decisions=args.max_decisions,
+            bank_ms=args.bank_ms,
+            failure_policy=args.failure_policy,
+            database=args.database,
+            output=args.output,
+            name=args.name,
+            bots=(config.bots + bots) if bots else None,
+            replays=False if args.no_replays else None,
+        )
+        validate(config)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    return config.with_seed()
+
+
+#: Databases in these default places may have their folder created.
+DEFAULT_PLACES = {DEFAULT_DATABASE, "sqlite:///runs/demo.sqlite"}
+
+
+def _connect(url: str) -> Any:
+    try:
+        return storage.connect(url, create_folder=url in DEFAULT_PLACES)
+    except storage.StorageError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def start(config: TournamentConfig) -> tuple[Any, str]:
+    """Create the tournament and its schedule in the database; returns (engine, id)."""
+    engine = _connect(config.database)
+    tournament_id = "t" + secrets.token_hex(4)
+    names = [b.name for b in config.bots]
+    if config.format == "round-robin":
+        scheduled = round_robin(
+            names, config.players, config.games_per_group, config.base_seed, config.deals
+        )
+    elif config.format == "gauntlet":
+        field = [n for n in names if n != config.candidate]
+        scheduled = gauntlet(
+            config.candidate,
+            field,
+            config.players,
+            config.games_per_group,
+            config.base_seed,
+            config.deals,
+        )
+    else:
+        scheduled = []  # Swiss rounds are paired as the results come in
+    storage.create_tournament(
+        engine,
+        tournament_id,
+        name=config.name,
+        game=config.game,
+        variant=config.variant,
+        players=config.players,
+        format=config.format,
+        base_seed=config.base_seed,
+        config=config.to_dict(),
+        bot_rows=[(b.name, b.spec, b.version_hash()) for b in config.bots],
+        scheduled=schedule_rows(scheduled),
+    )
+    return engine, tournament_id
+
+
+def resume_command(tournament_id: str, database: str) -> str:
+    """The command that resumes a tournament (naming its database unless it is the default)."""
+    db = "" if database == DEFAULT_DATABASE else f" --db {database}"
+    return f"kassen tournament resume {tournament_id}{db}"
+
+
+def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bool) -> int:
+    from server.logs import configure
+    from tournament.reports import print_ladder, write_reports
+
+    configure("warning", json=False)  # the progress bar and the ladder say what happens
+
+    hint = resume_command(tournament_id, config.database)
+    print(
+        f"tournament {tournament_id}: {config.format}, {len(config.bots)} bots, {config.game} {config.variant} {config.players} players (resume with: {hint})",
+        file=sys.stderr,
+    )
+    if not config.secret_seed:
+        print(
+            f"seed {config.seed} was given: this run is reproducible, so its chance is not secret",
+            file=sys.stderr,
+        )
+    try:
+        with progress_bar(quiet) as on_progress:
+            TournamentRunner(engine, tournament_id, config, on_progress=on_progress).run()
+    except KeyboardInterrupt:
+        print(
+            f"kassen: interrupted; finished matches are stored. Resume with: {hint}",
+            file=sys.stderr,
+        )
+        return 130
+    failed = f"cannot compute the ladder of {tournament_id} (its results are stored)"
+    with numerical_failures(failed):
+        folder = write_reports(engine, tournament_id, Path(config.output) / tournament_id)
+        print_ladder(engine, tournament_id)
+    print(f"reports: {folder}", file=sys.stderr)
+    return 0
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    config = build_config(args)
+    engine, tournament_id = start(config)
+    return execute(engine, tournament_id, config, args.quiet)
+
+
+def resume_tournament(args: argparse.Namespace) -> int:
+    url = args.db or DEFAULT_DATABASE
+    engine = _connect(url)
+    row = storage.load_tournament(engine, args.id)
+    if row is None:
+        raise UsageError(f"no tournament {args.id!r} in {url}")
+    config = TournamentConfig.from_dict(json.loads(row["config_json"])).with_overrides(database=url)
+    try:
+        validate(config)
+    except ConfigError as exc:
+        raise UsageError(f"cannot resume {args.id}: {exc}") from None
+    storage.set_status(engine, args.id, "running")
+    return execute(engine, args.id, config, args.quiet)
+
+
+def show_ladder(args: argparse.Namespace) -> int:
+    from tournament.reports import ladder_csv, ladder_json, print_ladder
+
+    engine = _connect(args.db)
+    tournament_id = args.tournament or storage.latest_tournament(engine)
+    if tournament_id is None or storage.load_tournament(engine, tournament_id) is None:
+        raise UsageError(f"no tournament {args.tournament or ''} in {args.db}".replace("  ", " "))
+    with numerical_failures(f"cannot compute the ladder of {tournament_id}"):
+        if args.format == "table":
+            print_ladder(engine, tournament_id, ci=args.ci)
+        elif args.format == "json":
+            print(ladder_json(engine, tournament_id, ci=args.ci))
+        else:
+            print(ladder_csv(engine, tournament_id, ci=args.ci), end="")
+    return 0
