@@ -69,6 +69,15 @@ _LINES: dict[str, Any] = {
         f"Game {d['game']} over: {_p(d['winner'])} wins, scores "
         + ", ".join(str(s) for s in d["scores"])
     ),
+    "contest_over": lambda d: "\n".join(
+        [
+            "Contest over (RT3: total VP, then games won, then the faster win): "
+            + ", ".join(
+                f"{_p(s)} {d['totals'][s]} VP, {d['wins'][s]} won" for s in range(len(d["totals"]))
+            ),
+            *(f"  {rank}. {_p(s)} ({d['totals'][s]})" for rank, s in enumerate(d["ranking"], 1)),
+        ]
+    ),
 }
 
 

@@ -220,6 +220,13 @@ class RootState(GameState):
             self._start_game()
             return
         self._outcome = self._final_outcome()
+        outcome = self._outcome
+        self._emit(
+            "contest_over",
+            totals=tuple(outcome.scores),
+            wins=tuple(outcome.tiebreak["wins"]),
+            ranking=tuple(outcome.ranking),
+        )
 
     def totals(self) -> tuple[int, ...]:
         """VP per seat over the finished games plus the game in progress (if any)."""
