@@ -11,22 +11,16 @@ cd "$here"
 GOBIN="$here/.bin" go install tool
 export PATH="$here/.bin:$PATH"
 
-# protoc: Debian's protobuf-compiler, else the one shipped with Python's grpcio-tools.
-if command -v protoc >/dev/null 2>&1; then
-  protoc=(protoc)
-elif python3 -c 'import grpc_tools.protoc' >/dev/null 2>&1; then
-  protoc=(python3 -m grpc_tools.protoc)
-else
-  echo "build.sh: need protoc (apt install protobuf-compiler) or python3 -m pip install grpcio-tools" >&2
-  exit 1
-fi
+# protoc: $PROTOC if set, else protoc on PATH (Debian: protobuf-compiler), else ../../tools/protoc
+# (the compiler that Python's grpcio-tools ships).
+protoc="${PROTOC:-$(command -v protoc || echo "$here/../../tools/protoc")}"
 
 # go_package is "kassen/gen/kassen/v1"; this module is named "kassen", so module=kassen puts
 # the generated package at gen/kassen/v1 inside it. Regenerate only when a .proto changed.
 stamp=gen/.stamp
 if [[ ! -f $stamp ]] || [[ -n $(find "$proto_root" go.mod -newer "$stamp" -print -quit) ]]; then
   rm -rf gen && mkdir -p gen
-  "${protoc[@]}" -I "$proto_root" \
+  "$protoc" -I "$proto_root" \
     --go_out=. --go_opt=module=kassen \
     --go-grpc_out=. --go-grpc_opt=module=kassen \
     "$proto_root"/kassen/v1/*.proto

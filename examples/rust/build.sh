@@ -2,15 +2,11 @@
 # Builds the Rust example bot: build.rs generates the kassen.v1 client from ../../proto with
 # protoc, then cargo compiles it. Incremental: a second run reuses target/ and does next to nothing.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here"
 
-# prost-build runs protoc: take $PROTOC if set, else the one on PATH (Debian: protobuf-compiler).
-if [[ -z "${PROTOC:-}" ]]; then
-    if ! PROTOC="$(command -v protoc)"; then
-        echo "protoc not found: install protobuf-compiler (apt) or set PROTOC" >&2
-        exit 1
-    fi
-    export PROTOC
-fi
+# prost-build runs $PROTOC: keep it if set, else protoc on PATH (Debian: protobuf-compiler), else
+# ../../tools/protoc (the compiler that Python's grpcio-tools ships).
+export PROTOC="${PROTOC:-$(command -v protoc || echo "$here/../../tools/protoc")}"
 
 cargo build --release --locked

@@ -3,16 +3,16 @@ plays real matches against the Python referee, passes the conformance kit, and s
 code 3, no rejoin) when another connection takes its seat over.
 
 Marked ``crosslang`` (``pytest -m "not crosslang"`` skips them); a missing toolchain skips a
-language with a message naming it. Build caches: cargo's target folder is shared in
-~/.cache/kassen/ so that CI runs on the same machine reuse it; Maven, Go and npm keep their
-own caches.
+language with one line naming it (C++: the Debian packages to install, see toolchains.py). Go
+and Rust need no system protoc: they get grpcio-tools' (tools/protoc). Build caches: cargo's
+target folder is shared in ~/.cache/kassen/ so that CI runs on the same machine reuse it; Maven,
+Go and npm keep their own caches.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -29,6 +29,7 @@ from server.referee import CommandBot, LocalBot
 from server.results import Reason
 from server.seats import RemoteSeat
 from server.settings import MatchSettings, TimeControl
+from tests.crosslang.toolchains import LANGUAGES, build_environment, skip_reason
 
 pytestmark = pytest.mark.crosslang
 
@@ -42,16 +43,6 @@ EXIT_DISPLACED = 3
 #: How long a displaced example may take to exit once its replacement has joined.
 DISPLACED_EXIT_S = 5.0
 
-#: language -> programs its build needs
-TOOLCHAINS = {
-    "go": ["go", "protoc"],
-    "typescript": ["node", "npm"],
-    "rust": ["cargo", "protoc"],
-    "java": ["java", "mvn"],
-    "cpp": ["cmake", "g++", "protoc", "grpc_cpp_plugin", "pkg-config"],
-}
-LANGUAGES = sorted(TOOLCHAINS)
-
 
 def environment() -> dict[str, str]:
     return {
@@ -61,25 +52,21 @@ def environment() -> dict[str, str]:
     }
 
 
-def missing_tools(language: str) -> list[str]:
-    return [tool for tool in TOOLCHAINS[language] if shutil.which(tool) is None]
-
-
 _built: dict[str, str] = {}
 
 
 def built(language: str) -> Path:
     """Build the example once per test session (or skip, naming what is missing)."""
-    absent = missing_tools(language)
-    if absent:
-        pytest.skip(f"{language}: toolchain not installed ({', '.join(absent)})")
+    reason = skip_reason(language)
+    if reason:
+        pytest.skip(reason)
     if language not in _built:
         done = subprocess.run(
             ["bash", str(EXAMPLES / language / "build.sh")],
             capture_output=True,
             text=True,
             timeout=BUILD_TIMEOUT_S,
-            env=environment(),
+            env={**environment(), **build_environment(language)},
         )
         _built[language] = "" if done.returncode == 0 else (done.stdout + done.stderr)[-3000:]
     if _built[language]:
@@ -140,7 +127,7 @@ def test_example_passes_the_conformance_kit(language: str) -> None:
 
 
 def test_four_languages_in_one_game() -> None:
-    available = [language for language in LANGUAGES if not missing_tools(language)]
+    available = [language for language in LANGUAGES if not skip_reason(language)]
     if len(available) < 4:
         pytest.skip(f"only {len(available)} toolchains installed: {', '.join(available)}")
     chosen = available[:4]
@@ -154,7 +141,7 @@ def test_four_languages_in_one_game() -> None:
 
 def test_two_languages_play_a_root_contest() -> None:
     """The examples know nothing of Root: options and keys are enough to play it."""
-    available = [language for language in LANGUAGES if not missing_tools(language)]
+    available = [language for language in LANGUAGES if not skip_reason(language)]
     if len(available) < 2:
         pytest.skip(f"only {len(available)} toolchains installed: {', '.join(available)}")
     chosen = available[-2:]
