@@ -33,9 +33,21 @@ GROUPS = frozenset({"games", "kinds", "probe", "deadline"})
 
 @dataclass(slots=True)
 class Check:
+    """One line of the report. A check whose precondition never happened (the bot never
+    reached MatchOver, never answered the request a probe needs) fails: it proved nothing."""
+
     name: str
     passed: bool
+    #: What this check saw, e.g. "412 decisions" or "not checked: it never reached MatchOver".
     detail: str = ""
+    #: The bot's failure as the referee recorded it ("reason: detail", one line), if any.
+    #: The same failure usually fails several checks; a report shows it in full once.
+    error: str = ""
+
+    @property
+    def reason(self) -> str:
+        """The result reason of ``error`` (``bot_crashed``, ``timeout``, ...)."""
+        return self.error.split(":", 1)[0]
 
 
 @dataclass(slots=True)
@@ -60,11 +72,19 @@ class ProbeMatch(Match):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        #: Whether the stale request went out on a connected stream (and the stream was then
+        #: dropped): without it neither probe check has anything to judge.
         self.probed = False
 
     async def _decide_remote(self, seat: RemoteSeat, decision: object) -> int | None:
         index = await super()._decide_remote(seat, decision)  # type: ignore[arg-type]
-        if seat.index == 0 and not self.probed and seat.clock.decisions >= PROBE_AFTER:
+        if (
+            seat.index == 0
+            and not self.probed
+            and index is not None
+            and seat.connected
+            and seat.clock.decisions >= PROBE_AFTER
+        ):
             self.probed = True
             stale = copy.deepcopy(seat.request)
             await seat.send(stale)
@@ -83,8 +103,9 @@ async def _play(
     bank_ms: int = 10_000,
     match_class: type[Match] = Match,
     state: GameState | None = None,
-) -> tuple[Match, int | None]:
-    """One match with the bot in seat 0; returns it and the bot's exit code (None: still running)."""
+) -> tuple[Match, str | None]:
+    """One match with the bot in seat 0; returns it and how the bot's process ended, in
+    words, if not with code 0 within ``EXIT_WITHIN_S`` of the end (None: it did)."""
     settings = MatchSettings(
         game=battery.game,
         config=config,
@@ -106,16 +127,34 @@ async def _play(
     try:
         await asyncio.wait_for(seat.exited.wait(), EXIT_WITHIN_S)
     except TimeoutError:
-        return match, None
-    return match, seat.process.returncode if seat.process else None
+        return match, f"still running {EXIT_WITHIN_S:g} s after MatchOver"
+    return match, exit_text(seat.process.returncode if seat.process else None)
 
 
-def _verdict(match: Match) -> tuple[bool, str]:
+def exit_text(code: int | None) -> str | None:
+    """How a finished bot process ended, in words; None for exit code 0."""
+    if code == 0:
+        return None
+    if code is None:
+        return "could not be started"
+    if code < 0:
+        return f"was killed by signal {-code}"
+    return f"exited with code {code}"
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _verdict(match: Match) -> str:
+    """The bot's failure in this match as "reason: detail" ("" if it played it through)."""
     assert match.result is not None
     mine = match.result.seats[0]
     if mine.forfeited:
-        return False, f"{mine.reason.value}: {mine.detail}"
-    return True, ""
+        return one_line(f"{mine.reason.value}: {mine.detail}")
+    if mine.decisions == 0:  # the match ended before asking it anything: nothing was shown
+        return "not_asked: the match ended before the bot answered anything"
+    return ""
 
 
 def whole_games(game: Game) -> list[GameConfig]:
@@ -139,6 +178,22 @@ def decision_scenarios(game: str) -> dict[str, GameState]:
     return {}
 
 
+def kinds_check(kinds_met: int, results: Sequence[tuple[str, str]]) -> Check:
+    """The verdict over the prepared positions, (name, error) each: one line however many
+    fail, naming the first failure's error once."""
+    name = f"answers every kind of decision ({kinds_met} kinds met)"
+    failed = [(position, error) for position, error in results if error]
+    if not failed:
+        return Check(name, True)
+    names = ", ".join(position for position, _ in failed[:3])
+    more = f" and {len(failed) - 3} more" if len(failed) > 3 else ""
+    detail = f"failed in {len(failed)} of {len(results)} positions ({names}{more})"
+    others = len({error for _, error in failed}) - 1
+    if others:
+        detail += f"; {others} other error{'s' * (others != 1)} besides the first"
+    return Check(name, False, detail, failed[0][1])
+
+
 async def run_battery(battery: Battery, on_check: Callable[[Check], None] | None = None) -> Battery:
     game = get_game(battery.game)
     first = GameConfig(game.player_counts[0], game.variants[0])
@@ -152,54 +207,33 @@ async def run_battery(battery: Battery, on_check: Callable[[Check], None] | None
         # 1. Whole games: the smallest first, then each other variant.
         for index, config in enumerate(whole_games(game) if "games" in battery.only else ()):
             players, variant = config.players, config.variant
-            match, code = await _play(referee, battery, config, seed=11 + players + index)
-            ok, why = _verdict(match)
-            record(
-                Check(
-                    f"plays a {players}-player {variant} game to the end",
-                    ok,
-                    why or f"{match.decisions} decisions",
-                )
-            )
+            match, exit_wrong = await _play(referee, battery, config, seed=11 + players + index)
+            error = _verdict(match)
+            name = f"plays a {players}-player {variant} game to the end"
+            if error:
+                record(Check(name, False, error=error))
+            else:
+                record(Check(name, True, f"{match.decisions} decisions"))
             if index == 0:
-                exit_ok = code == 0
-                record(
-                    Check(
-                        "exits with code 0 after MatchOver",
-                        exit_ok,
-                        ""
-                        if exit_ok
-                        else f"exit code {code} (None: still running after {EXIT_WITHIN_S:g} s)",
-                    )
-                )
+                name = "exits with code 0 after MatchOver"
+                if error:  # it never reached MatchOver: its exit says nothing
+                    record(Check(name, False, "not checked: it never reached MatchOver", error))
+                else:
+                    record(Check(name, exit_wrong is None, exit_wrong or ""))
         # 2. Every kind of decision, from prepared positions (four at a time).
         scenarios = decision_scenarios(battery.game) if "kinds" in battery.only else {}
         if scenarios:
             gate = asyncio.Semaphore(4)
 
-            async def one(name: str) -> tuple[str, bool, str, set[str]]:
+            async def one(name: str) -> tuple[str, str, set[str]]:
                 async with gate:
                     state = scenarios[name]
-                    match, _ = await _play(
-                        referee,
-                        battery,
-                        state.config,
-                        seed=5,
-                        state=state,
-                    )
-                    ok, why = _verdict(match)
-                    return name, ok, why, {kind for seat, kind in match.asked if seat == 0}
+                    match, _ = await _play(referee, battery, state.config, seed=5, state=state)
+                    return name, _verdict(match), {kind for seat, kind in match.asked if seat == 0}
 
             results = await asyncio.gather(*(one(name) for name in scenarios))
-            asked = set().union(*(r[3] for r in results))
-            failed = [f"{name} ({why})" for name, ok, why, _ in results if not ok]
-            record(
-                Check(
-                    f"answers every kind of decision ({len(asked)} kinds met)",
-                    not failed,
-                    "; ".join(failed),
-                )
-            )
+            asked = set().union(*(r[2] for r in results))
+            record(kinds_check(len(asked), [(name, error) for name, error, _ in results]))
         # 3. A stale request to ignore, then a dropped stream to survive.
         if "probe" in battery.only:
             await _probe(referee, battery, first, record)
@@ -209,9 +243,13 @@ async def run_battery(battery: Battery, on_check: Callable[[Check], None] | None
             match, _ = await _play(
                 referee, battery, first, seed=31, decision_ms=battery.deadline_ms, bank_ms=0
             )
-            ok, why = _verdict(match)
-            detail = why or f"{match.decisions} decisions in {time.monotonic() - started:.1f} s"
-            record(Check(f"answers within a {battery.deadline_ms} ms deadline", ok, detail))
+            error = _verdict(match)
+            name = f"answers within a {battery.deadline_ms} ms deadline"
+            if error:
+                record(Check(name, False, error=error))
+            else:
+                elapsed = time.monotonic() - started
+                record(Check(name, True, f"{match.decisions} decisions in {elapsed:.1f} s"))
     return battery
 
 
@@ -219,21 +257,23 @@ async def _probe(
     referee: Referee, battery: Battery, config: GameConfig, record: Callable[[Check], None]
 ) -> None:
     match, _ = await _play(referee, battery, config, seed=21, match_class=ProbeMatch)
+    assert isinstance(match, ProbeMatch)
     seat = match.seats[0]
     assert isinstance(seat, RemoteSeat)
-    record(
-        Check(
-            "ignores a stale (already answered) request",
-            seat.duplicates == 0,
-            f"answered it {seat.duplicates} time(s)" if seat.duplicates else "",
-        )
-    )
-    ok, why = _verdict(match)
-    rejoined = seat.stream_generation >= 2
-    record(
-        Check(
-            "rejoins after its stream is dropped",
-            ok and rejoined,
-            why or ("" if rejoined else "never rejoined"),
-        )
-    )
+    error = _verdict(match)
+    stale = "ignores a stale (already answered) request"
+    rejoin = "rejoins after its stream is dropped"
+    if not match.probed:  # the bot never got as far as the probe: neither check was made
+        answered = seat.clock.decisions
+        why = f"not checked: the probe comes after {PROBE_AFTER} answers, it gave {answered}"
+        record(Check(stale, False, why, error))
+        record(Check(rejoin, False, why, error))
+        return
+    if seat.duplicates:
+        record(Check(stale, False, f"answered it {seat.duplicates} time(s)"))
+    else:
+        record(Check(stale, True))
+    if seat.stream_generation < 2:
+        record(Check(rejoin, False, "never rejoined", error))
+    else:
+        record(Check(rejoin, not error, "", error))

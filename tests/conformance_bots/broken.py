@@ -2,7 +2,8 @@
 
 Faults: answers-stale (answers every request, even one already answered), no-rejoin (gives up
 when its stream drops), slow (0.5 s per decision), bad-exit (exit code 3 after MatchOver),
-card-crash (crashes on the first card step).
+card-crash (crashes on the first card step), lingers (plays well, then keeps running for 8 s
+after MatchOver; the kit waits 5 s).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ async def answer_everything() -> None:
             message = await call.read()
             if message is grpc.aio.EOF:
                 return
+            assert isinstance(message, pb.PlayResponse)
             if message.HasField("decision"):
                 await call.write(
                     pb.PlayRequest(
@@ -61,6 +63,8 @@ def main() -> int:
         asyncio.run(answer_everything())
         return 0
     run_bot(First(fault), rejoins=0 if fault == "no-rejoin" else 5)
+    if fault == "lingers":
+        time.sleep(8)
     return 3 if fault == "bad-exit" else 0
 
 
