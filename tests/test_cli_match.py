@@ -100,6 +100,11 @@ def test_match_watch_prints_the_game_as_it_happens(tmp_path: Path) -> None:
         (["match", "chess", "--seat", "random", "--seat", "random"], "unknown game"),
         (["bot", "run", "random"], "KASSEN_ADDRESS"),
         (["serve", "--address", "nonsense"], "host:port"),
+        (["replay", "verify", "nope.json"], "no such file"),
+        (
+            ["match", "rumble-nation", "--seat", "random", "--seat", "random", "--seed", "-1"],
+            "--seed",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
