@@ -1,46 +1,111 @@
-"""The ``kassen`` command line. Bad arguments give one line on stderr and exit code 2; a
-numerical failure on the results (a ladder or an SPRT that cannot be computed) one line and
-exit code 1."""
+"""The ``kassen`` command line.
+
+Exit codes, the same for every command: 0 done; 1 a failure (a replay that does not verify,
+a bot that fails a check, a referee that refuses or cannot be reached, a ladder or an SPRT
+that cannot be computed); 2 a usage error (a bad argument, a file or tournament that does not
+exist: fix the command line and run it again); 130 interrupted. A usage error or a failure is
+one line on stderr; a missing command lists the commands.
+
+The parsers are built from light modules (no gRPC, SQLAlchemy, numpy or SDK at import time),
+so ``kassen --help`` is quick; each command imports what it needs when it runs.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from kassen.commands import bot, demo, match, play, replay, serve, tournament
 from kassen.errors import NumericalError, UsageError
 
+OK = 0
+FAILURE = 1
 USAGE_ERROR = 2
-NUMERICAL_ERROR = 1
+INTERRUPTED = 130
+
+COMMANDS = (demo, play, match, serve, bot, replay, tournament)
 
 
-class _Parser(argparse.ArgumentParser):
+class MissingCommand(UsageError):
+    """A command (or a command's action, like ``kassen bot``) was not named: list the choices."""
+
+    def __init__(self, prog: str, choices: list[tuple[str, str]]) -> None:
+        super().__init__(f"{prog} needs a command")
+        self.prog = prog
+        self.choices = choices
+
+    def listing(self) -> str:
+        width = max(len(name) for name, _ in self.choices)
+        lines = [f"kassen: error: {self.prog} needs a command, one of:"]
+        lines += [f"  {name:<{width}}  {what}" for name, what in self.choices]
+        lines.append(f"'{self.prog} COMMAND --help' describes a command and its options")
+        return "\n".join(lines)
+
+
+class Parser(argparse.ArgumentParser):
+    """Every ``kassen`` parser, subcommands included (``add_subparsers`` makes its subparsers of
+    the parent's class): no prefix matching of options (``--player 4`` is an error, not
+    ``--players 4``), and errors raised as ``UsageError`` rather than printed."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(**kwargs)
+
     def error(self, message: str) -> NoReturn:
+        commands = self._commands()
+        if commands is not None and message == (
+            f"the following arguments are required: {argparse._get_action_name(commands)}"
+        ):
+            helps = {choice.dest: choice.help or "" for choice in commands._get_subactions()}
+            raise MissingCommand(
+                self.prog, [(name, helps.get(name, "")) for name in commands.choices]
+            )
         raise UsageError(message)
 
+    def _commands(self) -> argparse._SubParsersAction[Any] | None:
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return action
+        return None
 
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="kassen", description="Kassen: board-game bot competitions over gRPC.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for command in (demo, play, match, serve, bot, replay, tournament):
+
+def _wide(prog: str) -> argparse.HelpFormatter:
+    return argparse.HelpFormatter(prog, max_help_position=32)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="kassen",
+        description="Kassen: board-game bot competitions over gRPC.",
+        epilog="'kassen COMMAND --help' describes a command and its options. "
+        "Exit codes: 0 done, 1 failure, 2 usage error, 130 interrupted.",
+        formatter_class=_wide,
+    )
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", title="commands", parser_class=Parser
+    )
+    for command in COMMANDS:
         command.add_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = _parser().parse_args(argv)
+        args = build_parser().parse_args(argv)
         return int(args.run(args))
+    except MissingCommand as exc:
+        print(exc.listing(), file=sys.stderr)
+        return USAGE_ERROR
     except UsageError as exc:
         print(f"kassen: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
     except NumericalError as exc:
         print(f"kassen: {exc}", file=sys.stderr)
-        return NUMERICAL_ERROR
+        return FAILURE
     except BrokenPipeError:  # output piped into `head` and closed: not an error of ours
         sys.stderr.close()
-        return 0
+        return OK
     except KeyboardInterrupt:
-        return 130
+        return INTERRUPTED

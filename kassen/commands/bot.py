@@ -7,14 +7,13 @@ import argparse
 import os
 import sys
 
-from client_sdk import BotError, run_bot
-from client_sdk.loading import BotNotFound, load_bot
+from kassen.commands import check
 from kassen.commands.credentials import add_ca_flag, tls_ca
 from kassen.errors import UsageError
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    bot = sub.add_parser("bot", help="run bots")
+    bot = sub.add_parser("bot", help="run a bot on a referee's seat, or check a bot program")
     actions = bot.add_subparsers(dest="action", required=True)
     run_parser = actions.add_parser("run", help="play one seat with a bot")
     run_parser.add_argument("bot", help="random, greedy, module:Class or file.py:Class")
@@ -25,12 +24,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     run_parser.add_argument("--seed", type=int, default=None, help="seed of a bundled bot")
     add_ca_flag(run_parser, "PEM CA of the referee's TLS certificate; none: plaintext")
     run_parser.set_defaults(run=run)
-    from kassen.commands import check
-
     check.add_parser(actions)
 
 
 def run(args: argparse.Namespace) -> int:
+    from client_sdk import BotError, run_bot
+    from client_sdk.loading import BotNotFound, load_bot
+
     address = args.address or os.environ.get("KASSEN_ADDRESS", "")
     ticket = args.ticket or os.environ.get("KASSEN_TICKET", "")
     if not address or not ticket:

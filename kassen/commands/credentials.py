@@ -8,7 +8,11 @@ import os
 from pathlib import Path
 
 from kassen.errors import UsageError
-from server.auth import ADMIN_TOKEN_ENV, TLS_CA_ENV
+
+#: The environment variables of server.auth (not imported here: it loads gRPC, and the
+#: parsers that use these flags must stay light; tests/test_cli_startup.py checks they agree).
+ADMIN_TOKEN_ENV = "KASSEN_ADMIN_TOKEN"
+TLS_CA_ENV = "KASSEN_TLS_CA"
 
 CERTIFICATE = b"-----BEGIN CERTIFICATE-----"
 PRIVATE_KEY = b"PRIVATE KEY-----"
@@ -19,13 +23,13 @@ def add_token_flag(parser: argparse.ArgumentParser, what: str) -> None:
         "--admin-token-file",
         default=None,
         metavar="FILE",
-        help=f"{what} (default: $KASSEN_ADMIN_TOKEN)",
+        help=f"{what} (default: ${ADMIN_TOKEN_ENV})",
     )
 
 
 def add_ca_flag(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
-        "--tls-ca", default=None, metavar="FILE", help=f"{what} (default: $KASSEN_TLS_CA)"
+        "--tls-ca", default=None, metavar="FILE", help=f"{what} (default: ${TLS_CA_ENV})"
     )
 
 

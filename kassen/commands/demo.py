@@ -1,22 +1,26 @@
-"""``kassen demo``: a small round-robin of the bundled bots, then the ladder (about a minute)."""
+"""``kassen demo``: a small round-robin of the bundled bots, then the ladder."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from kassen.commands.tournament import execute, start
-from tournament.config import BotEntry, TournamentConfig, validate
-
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     demo = sub.add_parser("demo", help="a quick round-robin of the bundled bots, with its ladder")
-    demo.add_argument("--db", default="sqlite:///runs/demo.sqlite", help="database URL")
+    demo.add_argument(
+        "--db",
+        default="sqlite:///runs/demo.sqlite",
+        help="database URL (default sqlite:///runs/demo.sqlite)",
+    )
     demo.add_argument("--quiet", action="store_true", help="no progress bar")
     demo.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from kassen.commands.tournament import execute, start
+    from tournament.config import BotEntry, TournamentConfig, validate
+
     # The bundled greedy and random bots, plus the example Python bot played over gRPC.
     example = Path(__file__).resolve().parents[2] / "examples" / "python" / "bot.py"
     bots = [BotEntry("greedy", "builtin", "greedy"), BotEntry("random", "builtin", "random")]

@@ -4,26 +4,14 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
-import secrets
 import shlex
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from client_sdk import Bot, open_channel, play
-from client_sdk.loading import BotNotFound, load_bot
-from games import GameConfig, InvalidConfig, UnknownGame, get_game
-from games.contract import check_config
 from kassen.commands.credentials import add_ca_flag, add_token_flag, admin_token, tls_ca
-from kassen.commands.match_output import print_header, print_result, print_watch
-from kassen.commands.match_remote import Remote, Request, run_remote
 from kassen.errors import UsageError
-from kassen.v1 import referee_pb2_grpc as rpc
-from server.app import running_server
-from server.chance import draw_seed
-from server.logs import configure
-from server.referee import CommandBot
-from server.settings import (
+from server.settings import (  # constants and plain dataclasses; the referee is imported by run
     DEFAULT_BANK_MS,
     DEFAULT_DECISION_MS,
     DEFAULT_MAX_DECISIONS,
@@ -32,6 +20,11 @@ from server.settings import (
     MatchSettings,
     TimeControl,
 )
+
+if TYPE_CHECKING:
+    from client_sdk import Bot
+    from kassen.commands.match_remote import Remote, Request
+    from server.referee import CommandBot
 
 CMD_PREFIX = "cmd:"
 
@@ -64,12 +57,20 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=DEFAULT_MAX_DECISIONS,
         help="adjudicate the match after this many decisions (result reason adjudicated)",
     )
-    match.add_argument("--failure-policy", choices=["forfeit", "void"], default="forfeit")
+    match.add_argument(
+        "--failure-policy",
+        choices=["forfeit", "void"],
+        default="forfeit",
+        help="a failing bot forfeits and the others play on, or the match is void (default forfeit)",
+    )
     match.add_argument(
         "--replays", default="runs/replays", help="folder for the replay file (embedded referee)"
     )
     match.add_argument(
-        "--log-level", default="warning", choices=["debug", "info", "warning", "error"]
+        "--log-level",
+        default="warning",
+        choices=["debug", "info", "warning", "error"],
+        help="least level of the referee's log lines on stderr (default warning)",
     )
     match.add_argument(
         "--server",
@@ -83,6 +84,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _seat(spec: str, seed: int) -> Bot | CommandBot:
+    from client_sdk.loading import BotNotFound, load_bot
+    from server.referee import CommandBot
+
     if spec.startswith(CMD_PREFIX):
         command = shlex.split(spec[len(CMD_PREFIX) :])
         if not command:
@@ -97,6 +101,14 @@ def _seat(spec: str, seed: int) -> Bot | CommandBot:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import secrets
+
+    from games import GameConfig, InvalidConfig, UnknownGame, get_game
+    from games.contract import check_config
+    from kassen.commands.match_remote import Request, run_remote
+    from server.logs import configure
+
     try:
         game = get_game(args.game)
         config = GameConfig(
@@ -137,6 +149,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _remote(address: str, token_file: str | None, ca_file: str | None) -> Remote:
+    from kassen.commands.match_remote import Remote
+
     if ":" not in address:
         raise UsageError(f"--server must be host:port, not {address!r}")
     ca = tls_ca(ca_file)
@@ -151,6 +165,15 @@ def _remote(address: str, token_file: str | None, ca_file: str | None) -> Remote
 async def _run(
     request: Request, seats: list[Bot | CommandBot], specs: list[str], replays: Path
 ) -> int:
+    import asyncio
+
+    from client_sdk import Bot, open_channel, play
+    from kassen.commands.match_output import print_header, print_result, print_watch
+    from kassen.v1 import referee_pb2_grpc as rpc
+    from server.app import running_server
+    from server.chance import draw_seed
+    from server.referee import CommandBot
+
     settings = MatchSettings(
         game=request.game,
         config=request.config,

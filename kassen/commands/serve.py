@@ -8,19 +8,11 @@ make it speak TLS only (docs/security.md).
 from __future__ import annotations
 
 import argparse
-import asyncio
-import signal
-import ssl
 from pathlib import Path
-
-import structlog
 
 from kassen.commands.credentials import PRIVATE_KEY, add_token_flag, admin_token, pem_file
 from kassen.errors import UsageError
-from server.app import AddressInUse, Unprotected, running_server
-from server.auth import is_loopback
-from server.logs import configure
-from server.settings import (
+from server.settings import (  # constants only; the server itself is imported by run
     DEFAULT_MAX_LIVE_MATCHES,
     DEFAULT_PING_INTERVAL_MS,
     LIVE_MATCHES_RANGE,
@@ -42,7 +34,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument(
         "--replays", default="runs/replays", help="folder for replay files (default runs/replays)"
     )
-    serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    serve.add_argument(
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help="least level of the JSON log lines on stderr (default info)",
+    )
     add_token_flag(serve, "file holding the organiser token that creating matches needs")
     serve.add_argument("--tls-cert", default=None, metavar="FILE", help="PEM certificate chain")
     serve.add_argument("--tls-key", default=None, metavar="FILE", help="PEM private key")
@@ -71,6 +68,8 @@ def _within(flag: str, value: int, low: int, high: int) -> int:
 
 def settings_from(args: argparse.Namespace) -> ServerSettings:
     """The referee's settings from the flags; every bad value is a UsageError naming its flag."""
+    from server.auth import is_loopback
+
     token = admin_token(args.admin_token_file)
     host = args.address.rsplit(":", 1)[0]
     if token is None and not is_loopback(host):
@@ -111,6 +110,8 @@ def settings_from(args: argparse.Namespace) -> ServerSettings:
 def _check_pair(cert: str, key: str) -> None:
     """gRPC would only say it cannot bind: name a key that does not fit the certificate
     (or is encrypted, which gRPC cannot use) here instead."""
+    import ssl
+
     try:
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key, b"")
     except ssl.SSLError as exc:
@@ -121,6 +122,11 @@ def _check_pair(cert: str, key: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from server.app import AddressInUse, Unprotected
+    from server.logs import configure
+
     if ":" not in args.address:
         raise UsageError(f"--address must be host:port, not {args.address!r}")
     settings = settings_from(args)
@@ -133,6 +139,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _serve(address: str, replays: Path, settings: ServerSettings) -> None:
+    import asyncio
+    import signal
+
+    import structlog
+
+    from server.app import running_server
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
