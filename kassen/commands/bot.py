@@ -1,5 +1,6 @@
 """``kassen bot run BOT``: play the seat in KASSEN_ADDRESS / KASSEN_TICKET with a bot
-(over TLS when ``--tls-ca`` or KASSEN_TLS_CA names the CA of the referee's certificate)."""
+(over TLS when ``--tls-ca`` or KASSEN_TLS_CA names the CA of the referee's certificate).
+``kassen bot check`` is kassen/commands/check.py."""
 
 from __future__ import annotations
 

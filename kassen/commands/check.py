@@ -23,7 +23,14 @@ GROUPS = ("games", "kinds", "probe", "deadline")
 
 
 def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    check = actions.add_parser("check", help="run a bot program through the conformance battery")
+    check = actions.add_parser(
+        "check",
+        help="run a bot program through the conformance battery",
+        description="Launch the bot program as a referee would (KASSEN_ADDRESS and"
+        " KASSEN_TICKET in its environment) through whole games, every kind of decision, a"
+        " stale request, a dropped stream, a tight deadline and a clean exit. Exit code 1 if"
+        " any check fails.",
+    )
     check.add_argument(
         "--game", default="rumble-nation", help="the game to check (default rumble-nation)"
     )
@@ -31,20 +38,28 @@ def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--decision-ms",
         type=int,
         default=2000,
+        metavar="MS",
         help="clock per decision in the ordinary checks (default 2000)",
     )
     check.add_argument(
         "--deadline-ms",
         type=int,
         default=300,
+        metavar="MS",
         help="the deadline of the timing check (default 300)",
     )
     check.add_argument(
         "--only",
         default=None,
+        metavar="GROUPS",
         help=f"comma-separated groups to run: {', '.join(GROUPS)} (default all)",
     )
-    check.add_argument("command", nargs=argparse.REMAINDER, help="-- then the bot's command line")
+    check.add_argument(
+        "command",
+        nargs=argparse.REMAINDER,
+        metavar="-- COMMAND ...",
+        help="the bot's command line, after --",
+    )
     check.set_defaults(run=run)
 
 
