@@ -34,6 +34,16 @@ def load_bot(spec: str, seed: int | None = None) -> Bot:
     except ImportError as exc:
         raise BotNotFound(f"cannot import {module_name!r}: {exc}") from None
     cls = getattr(module, class_name, None)
+    if cls is None:
+        found = sorted(
+            name
+            for name, value in vars(module).items()
+            if isinstance(value, type)
+            and issubclass(value, Bot)
+            and value.__module__ == module.__name__
+        )
+        where = f"{module_name!r}" + (f" (its bots: {', '.join(found)})" if found else "")
+        raise BotNotFound(f"no {class_name!r} in {where}")
     if not isinstance(cls, type) or not issubclass(cls, Bot):
         raise BotNotFound(f"{spec!r} is not a client_sdk.Bot subclass")
     return cls()

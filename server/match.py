@@ -144,7 +144,8 @@ class Match:
                 continue
             if seat.exited.is_set():
                 code = seat.process.returncode if seat.process else None
-                self._fail(seat, Reason.BOT_CRASHED, describe_exit(code, seat.stderr_tail))
+                detail = describe_exit(code, seat.stderr_tail)
+                self._fail(seat, Reason.BOT_CRASHED, f"before joining: {detail}")
             else:
                 self._fail(seat, Reason.NO_SHOW, f"did not join within {timeout:g} s")
         if all(seat.failed is not None for seat in self.seats):

@@ -18,6 +18,7 @@ from games.contract import GameState, check_config
 from games.policies.base import Policy
 from server.auth import bot_environment
 from server.clock import SeatClock
+from server.launch import with_our_python
 from server.match import Match
 from server.results import MatchResult
 from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit
@@ -50,7 +51,7 @@ async def spawn_bot(bot: CommandBot, env: Mapping[str, str]) -> asyncio.subproce
     """Start a bot program: no stdin, stdout discarded, stderr piped (its tail explains a
     crash). Raises ``OSError`` when the program cannot start."""
     return await asyncio.create_subprocess_exec(
-        *bot.command,
+        *with_our_python(bot.command),
         env=dict(env),
         cwd=bot.cwd,
         stdin=asyncio.subprocess.DEVNULL,

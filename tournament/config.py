@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import shlex
-import shutil
 import tomllib
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -20,9 +19,9 @@ from games.contract import check_config
 from games.policies import POLICY_NAMES
 from kassen import __version__
 from server.chance import draw_seed
+from server.launch import can_start
 from server.settings import MAX_SEED
 from tournament.options import DEALS, DEFAULT_DATABASE, DEFAULT_OUTPUT, FORMATS
-
 
 
 class ConfigError(ValueError):
@@ -145,6 +144,23 @@ _KEYS = {
     "max_decisions",
     "deals",
 }
+#: Keys of the other tables of a tournament file.
+_TOP_KEYS = {"tournament", "bots"}
+_CLOCK_KEYS = {"decision_ms", "bank_ms"}
+_BOT_KEYS = {"name", "builtin", "command", "python"}
+
+
+def _unknown(found: Any, known: set[str], where: str) -> None:
+    """Name every key of a table that the file format does not have (a typo is never
+    silently ignored nor reported as something else)."""
+    if not isinstance(found, dict):
+        raise ConfigError(f"{where} must be a table")
+    unknown = sorted(set(found) - known)
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
+            f"(known: {', '.join(sorted(known))})"
+        )
 
 
 def parse_bot(entry: Any) -> BotEntry:
@@ -192,18 +208,25 @@ def load_file(path: Path) -> TournamentConfig:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+    _unknown(data, _TOP_KEYS, f"{path}")
     section = data.get("tournament", {})
-    if not isinstance(section, dict):
-        raise ConfigError(f"{path}: [tournament] must be a table")
-    unknown = set(section) - _KEYS - {"time_control"}
-    if unknown:
-        raise ConfigError(f"{path}: unknown setting(s) {', '.join(sorted(unknown))}")
+    _unknown(section, _KEYS | {"time_control"}, f"{path}: [tournament]")
     values: dict[str, Any] = {k: v for k, v in section.items() if k in _KEYS}
     clock = section.get("time_control", {})
+    _unknown(clock, _CLOCK_KEYS, f"{path}: [tournament.time_control]")
     if clock:
         values["decision_ms"] = clock.get("decision_ms", 1000)
         values["bank_ms"] = clock.get("bank_ms", 10_000)
-    values["bots"] = tuple(parse_bot(b) for b in data.get("bots", []))
+    entries = data.get("bots", [])
+    if not isinstance(entries, list):
+        raise ConfigError(f"{path}: bots must be an array of tables ([[bots]])")
+    for number, entry in enumerate(entries, 1):
+        if isinstance(entry, dict):
+            label = f"[[bots]] entry {number}" + (
+                f" ({entry['name']!r})" if isinstance(entry.get("name"), str) else ""
+            )
+            _unknown(entry, _BOT_KEYS, f"{path}: {label}")
+    values["bots"] = tuple(parse_bot(b) for b in entries)
     try:
         return TournamentConfig(**values)
     except TypeError as exc:
@@ -258,8 +281,15 @@ def validate(config: TournamentConfig) -> None:
         raise ConfigError(
             f"{config.format} of {config.players}-player games needs at least {needed} bots, got {len(names)}"
         )
+    if config.format == "gauntlet" and not config.candidate:
+        raise ConfigError(
+            "a gauntlet needs a candidate: --candidate NAME (or candidate = ... in the file), "
+            f"one of the bots: {', '.join(names)}"
+        )
     if config.format == "gauntlet" and config.candidate not in names:
-        raise ConfigError(f"gauntlet candidate {config.candidate!r} is not one of the bots")
+        raise ConfigError(
+            f"gauntlet candidate {config.candidate!r} is not one of the bots: {', '.join(names)}"
+        )
     for bot in config.bots:
         check_bot(bot)
 
@@ -270,7 +300,7 @@ def check_bot(bot: BotEntry) -> None:
             argv = shlex.split(bot.target)
         except ValueError as exc:
             raise ConfigError(f"bot {bot.name!r}: cannot parse command: {exc}") from None
-        if not argv or (shutil.which(argv[0]) is None and not Path(argv[0]).is_file()):
+        if not argv or not can_start(argv[0]):
             raise ConfigError(
                 f"bot {bot.name!r}: cannot start {argv[0] if argv else '(empty)'!r}: no such program"
             )

@@ -127,16 +127,45 @@ class MatchRecord:
         return [r.bot for r in ranked]
 
 
+def with_driver(url: str) -> str:
+    """``postgresql://`` (no driver named) means psycopg 3, the driver of the postgres extra,
+    not SQLAlchemy's default psycopg2 (which we do not ship)."""
+    for scheme in ("postgresql://", "postgres://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg://" + url[len(scheme) :]
+    return url
+
+
+def _hide_password(url: str) -> str:
+    """The URL as it may be printed: a password replaced by ***."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return repr(url)
+
+
 def connect(url: str, create_folder: bool = False) -> Engine:
     """Open (and create or migrate) the database at ``url``; StorageError names the problem.
 
     ``create_folder``: create the folder of a SQLite file first (for the default location;
     a path the user typed is used as given).
     """
+    url = with_driver(url)
     try:
         engine = sa.create_engine(url, future=True)
-    except Exception as exc:  # bad URL, missing driver
-        raise StorageError(f"cannot use database URL {url!r}: {exc}") from None
+    except ModuleNotFoundError as exc:  # a driver that is not installed
+        hint = (
+            " (PostgreSQL works with psycopg: pip install 'kassen[postgres]' and a "
+            "postgresql:// URL)"
+            if url.startswith("postgres")
+            else ""
+        )
+        raise StorageError(
+            f"cannot use database URL {_hide_password(url)}: its driver {exc.name!r} is not "
+            f"installed{hint}"
+        ) from None
+    except Exception as exc:  # bad URL
+        raise StorageError(f"cannot use database URL {_hide_password(url)}: {exc}") from None
     database = engine.url.database
     if create_folder and engine.dialect.name == "sqlite" and database and database != ":memory:":
         Path(database).parent.mkdir(parents=True, exist_ok=True)

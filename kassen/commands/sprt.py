@@ -126,7 +126,7 @@ def sampled(values: Sequence[float], points: int = TRAJECTORY_POINTS) -> list[fl
     verdict quotes)."""
     if not values:
         return []
-    step = max(1, len(values) // points)
+    step = max(1, -(-len(values) // points))
     picked = list(values[::step])
     if (len(values) - 1) % step:
         picked.append(values[-1])

@@ -223,3 +223,21 @@ def test_decision_scenarios_put_seat_zero_before_each_rare_kind() -> None:
     for name, g in scenarios.items():
         d = decision(g)
         assert (d.seat, d.kind) == (0, expected[name]) and len(d.options) >= 2
+
+
+def test_the_end_of_a_contest_is_announced_with_totals_games_won_and_the_ranking() -> None:
+    g = play_random(GAME.new(GameConfig(2, "autumn"), 11), 11)
+    outcome = g.outcome()
+    assert outcome is not None
+    # Replaying collects the events: the last one announces the contest's result (RT3).
+    state = GAME.new(GameConfig(2, "autumn"), 11)
+    events = []
+    for seat, index in g.history:
+        events.extend(state.apply(seat, index))
+    last = events[-1]
+    assert last.kind == "contest_over" and last.private_to is None
+    assert last.data["totals"] == outcome.scores
+    assert last.data["ranking"] == outcome.ranking
+    assert last.data["wins"] == tuple(sum(1 for w, _ in g.winners if w == s) for s in range(2))
+    text = GAME.describe(last)
+    assert text.startswith("Contest over") and f"1. Player {outcome.ranking[0] + 1}" in text

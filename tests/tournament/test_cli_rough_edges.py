@@ -1,0 +1,168 @@
+"""Rough edges a new user met in the tournament commands (issue 11), each a regression test:
+the resume hint after Ctrl-C, typos inside the file, a gauntlet without a candidate, a
+PostgreSQL URL without its driver, and the SPRT trajectory's last point."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from kassen.commands.sprt import sampled
+from tests.tournament.test_tournament_cli import ENV, ROOT, kassen
+
+
+def one_error_line(stderr: str) -> str:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr
+    return lines[0]
+
+
+def test_the_resume_hint_after_ctrl_c_names_the_database(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'k.sqlite'}"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kassen",
+            "tournament",
+            "run",
+            "--bot",
+            "random",
+            "--bot",
+            "greedy",
+            "--games",
+            "1000",
+            "--no-replays",
+            "--quiet",
+            "--db",
+            db,
+            "--output",
+            str(tmp_path / "out"),
+        ],
+        cwd=tmp_path,
+        env=ENV,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    first = process.stderr.readline()  # "tournament t...: ... (resume with: ...)"
+    assert "resume with: kassen tournament resume" in first and f"--db {db}" in first
+    time.sleep(0.5)  # let it store some results
+    process.send_signal(signal.SIGINT)
+    rest = process.communicate(timeout=60)[1]
+    assert process.returncode == 130, rest
+    hint = [line for line in rest.splitlines() if "interrupted" in line]
+    assert len(hint) == 1 and hint[0].endswith(f"--db {db}"), rest
+    tid = re.search(r"resume (t[0-9a-f]+)", hint[0]).group(1)  # type: ignore[union-attr]
+    resumed = kassen("tournament", "resume", tid, "--db", db, "--quiet", cwd=tmp_path, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+
+
+def test_a_typo_anywhere_in_the_file_is_named(tmp_path: Path) -> None:
+    cases = {
+        '[[bots]]\nname = "rnd"\nbultin = "random"\n': "[[bots]] entry 1 ('rnd'): unknown key bultin",
+        "[tournament]\nplayer = 3\n": "[tournament]: unknown key player",
+        "[tournament.time_control]\ndecison_ms = 5\n": "[tournament.time_control]: unknown key decison_ms",
+        "[tournamnet]\nplayers = 2\n": "unknown key tournamnet",
+    }
+    for text, expected in cases.items():
+        path = tmp_path / "t.toml"
+        path.write_text(text + '[[bots]]\nname = "a"\nbuiltin = "random"\n')
+        result = kassen(
+            "tournament",
+            "run",
+            str(path),
+            "--db",
+            f"sqlite:///{tmp_path / 'x.sqlite'}",
+            cwd=tmp_path,
+        )
+        assert result.returncode == 2
+        line = one_error_line(result.stderr)
+        assert expected in line, line
+        assert not (tmp_path / "x.sqlite").exists()  # nothing half-written
+
+
+def test_a_gauntlet_without_a_candidate_says_so(tmp_path: Path) -> None:
+    result = kassen(
+        "tournament",
+        "run",
+        "--format",
+        "gauntlet",
+        "--bot",
+        "random",
+        "--bot",
+        "greedy",
+        "--db",
+        f"sqlite:///{tmp_path / 'x.sqlite'}",
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2
+    line = one_error_line(result.stderr)
+    assert "needs a candidate: --candidate NAME" in line and "random, greedy" in line
+
+
+def test_a_postgresql_url_without_its_driver_names_the_extra(tmp_path: Path) -> None:
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    # As if psycopg were not installed: importing it fails like a missing package.
+    (hook / "sitecustomize.py").write_text("import sys\nsys.modules['psycopg'] = None\n")
+    env = {**ENV, "PYTHONPATH": f"{hook}:{ROOT}"}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kassen",
+            "tournament",
+            "run",
+            "--bot",
+            "random",
+            "--bot",
+            "greedy",
+            "--db",
+            "postgresql://kassen:secret@localhost/kassen",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    line = one_error_line(result.stderr)
+    assert "driver 'psycopg' is not installed" in line
+    assert "pip install 'kassen[postgres]'" in line
+    assert "secret" not in line  # the password is not printed
+
+
+def test_the_sprt_trajectory_ends_with_the_llr_the_verdict_quotes(tmp_path: Path) -> None:
+    assert sampled([]) == []
+    assert sampled([1.0, 2.0, 3.0]) == [1.0, 2.0, 3.0]
+    values = [float(i) for i in range(45)]
+    picked = sampled(values, 20)
+    assert picked[-1] == 44.0 and picked[0] == 0.0 and len(picked) <= 22
+    result = kassen(
+        "tournament",
+        "sprt",
+        "--candidate",
+        "greedy",
+        "--baseline",
+        "random",
+        "--elo1",
+        "300",
+        "--max-games",
+        "400",
+        "--seed",
+        "3",
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    verdict = re.search(r"LLR ([+-]\d+\.\d+): accepted", result.stdout)
+    trajectory = re.search(r"LLR trajectory: (.*)", result.stdout)
+    assert verdict and trajectory, result.stdout
+    last = float(trajectory.group(1).split()[-1])
+    assert abs(last - float(verdict.group(1))) < 0.006
