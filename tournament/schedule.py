@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 
-
 @dataclass(frozen=True, slots=True)
 class ScheduledMatch:
     idx: int
@@ -36,8 +35,6 @@ def rotations(group: Sequence[str]) -> list[tuple[str, ...]]:
     """The k cyclic rotations of a seating: each bot in each seat once."""
     k = len(group)
     return [tuple(group[(i + r) % k] for i in range(k)) for r in range(k)]
-
-
 
 
 def match_seed(base_seed: int, block: int, idx: int, deals: str) -> int:
