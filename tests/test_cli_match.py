@@ -178,3 +178,32 @@ def test_serve_and_bots_from_other_processes(tmp_path: Path) -> None:
     ]
     events = [(line["event"], line.get("match_id")) for line in logs]
     assert ("match_start", created.match_id) in events and ("match_end", created.match_id) in events
+
+
+def test_a_python_command_seat_needs_no_activated_environment(tmp_path: Path) -> None:
+    """``cmd:python examples/python/bot.py`` runs with kassen's own interpreter: the example
+    finds client_sdk although PATH has neither the virtual environment nor a ``python``."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kassen",
+            "match",
+            "rumble-nation",
+            "--seed",
+            "3",
+            "--seat",
+            f"cmd:python {ROOT / 'examples' / 'python' / 'bot.py'}",
+            "--seat",
+            "greedy",
+            "--replays",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Result: completed" in done.stdout and "forfeited" not in done.stdout, done.stdout

@@ -12,7 +12,6 @@ on resume, with the same seed.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import hashlib
 import multiprocessing
 import shlex
@@ -143,6 +142,13 @@ def _worker(
     return asyncio.run(run_all())
 
 
+def _run_batch(
+    job: tuple[dict[str, object], list[ScheduledMatch], str | None, str],
+) -> list[Finished]:
+    """``_worker`` with its arguments in one tuple (what ``Pool.imap_unordered`` passes)."""
+    return _worker(*job)
+
+
 # ---------------------------------------------------------------------- the runner
 
 
@@ -270,20 +276,14 @@ class TournamentRunner:
                     self._finished(finished)
             return
         context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(
-            max_workers=workers, mp_context=context
-        ) as pool:
-            futures = [
-                pool.submit(_worker, config_data, chunk, replay_dir, self.id) for chunk in batches
-            ]
-            try:
-                for future in concurrent.futures.as_completed(futures):
-                    for finished in future.result():
-                        self._finished(finished)
-            except BaseException:
-                for future in futures:
-                    future.cancel()
-                raise
+        jobs = [(config_data, chunk, replay_dir, self.id) for chunk in batches]
+        # A Pool, not a ProcessPoolExecutor: leaving the block (done, Ctrl-C, SIGTERM, an
+        # error) terminates the workers, so none outlives the runner. Batches in flight are
+        # not stored and run again on resume, with the same seeds.
+        with context.Pool(processes=workers) as pool:
+            for finished_batch in pool.imap_unordered(_run_batch, jobs):
+                for finished in finished_batch:
+                    self._finished(finished)
 
     async def _run_over_grpc(self, pending: list[ScheduledMatch]) -> None:
         from server.app import running_server

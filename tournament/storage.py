@@ -144,6 +144,18 @@ def _hide_password(url: str) -> str:
         return repr(url)
 
 
+def exists(url: str) -> bool:
+    """False only for a SQLite file that is not there (a server database is assumed to exist:
+    connecting says if it does not)."""
+    try:
+        parsed = sa.engine.make_url(with_driver(url))
+    except Exception:
+        return True  # connect() reports the malformed URL
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return True
+    return Path(parsed.database).is_file()
+
+
 def connect(url: str, create_folder: bool = False) -> Engine:
     """Open (and create or migrate) the database at ``url``; StorageError names the problem.
 

@@ -8,9 +8,7 @@ so in a word, so one broken start does not fill the screen with the same message
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kassen.errors import UsageError
@@ -69,7 +67,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             "give the bot's command after --, e.g. kassen bot check -- python mybot.py"
         )
-    if shutil.which(command[0]) is None and not Path(command[0]).is_file():
+    from server.launch import can_start
+
+    if not can_start(command[0]):
         raise UsageError(f"cannot start {command[0]!r}: no such program")
     only = frozenset(GROUPS)
     if args.only:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -91,7 +90,9 @@ def _seat(spec: str, seed: int) -> Bot | CommandBot:
         command = shlex.split(spec[len(CMD_PREFIX) :])
         if not command:
             raise UsageError("--seat cmd: needs a command")
-        if shutil.which(command[0]) is None and not Path(command[0]).is_file():
+        from server.launch import can_start
+
+        if not can_start(command[0]):
             raise UsageError(f"cannot start {command[0]!r}: no such program")
         return CommandBot(command=command, name=spec[len(CMD_PREFIX) :])
     try:

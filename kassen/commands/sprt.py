@@ -7,7 +7,6 @@ observation, as ``tournament.ratings.sprt`` explains.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -57,6 +56,8 @@ def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
+
     from tournament.config import ConfigError, TournamentConfig, parse_bot, validate
     from tournament.ratings import Sprt
     from tournament.sprt_run import run_sprt

@@ -60,7 +60,12 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
 DEFAULT_PLACES = {DEFAULT_DATABASE, "sqlite:///runs/demo.sqlite"}
 
 
-def _connect(url: str) -> Any:
+def _connect(url: str, looking_for: str | None = None) -> Any:
+    """Open the database. ``looking_for`` (a tournament, or "" for the latest): a SQLite file
+    that is not there is a usage error, never an empty database left behind."""
+    if looking_for is not None and not storage.exists(url):
+        wanted = f"{looking_for} " if looking_for else ""
+        raise UsageError(f"no tournament {wanted}in {url} (there is no database there)")
     try:
         return storage.connect(url, create_folder=url in DEFAULT_PLACES)
     except storage.StorageError as exc:
@@ -151,7 +156,7 @@ def run_tournament(args: argparse.Namespace) -> int:
 
 def resume_tournament(args: argparse.Namespace) -> int:
     url = args.db or DEFAULT_DATABASE
-    engine = _connect(url)
+    engine = _connect(url, looking_for=args.id)
     row = storage.load_tournament(engine, args.id)
     if row is None:
         raise UsageError(f"no tournament {args.id!r} in {url}")
@@ -167,7 +172,7 @@ def resume_tournament(args: argparse.Namespace) -> int:
 def show_ladder(args: argparse.Namespace) -> int:
     from tournament.reports import ladder_csv, ladder_json, print_ladder
 
-    engine = _connect(args.db)
+    engine = _connect(args.db, looking_for=args.tournament or "")
     tournament_id = args.tournament or storage.latest_tournament(engine)
     if tournament_id is None or storage.load_tournament(engine, tournament_id) is None:
         raise UsageError(f"no tournament {args.tournament or ''} in {args.db}".replace("  ", " "))

@@ -22,6 +22,29 @@ def one_error_line(stderr: str) -> str:
     return lines[0]
 
 
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie waiting for its parent does not count)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 def test_the_resume_hint_after_ctrl_c_names_the_database(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'k.sqlite'}"
     process = subprocess.Popen(
@@ -53,9 +76,16 @@ def test_the_resume_hint_after_ctrl_c_names_the_database(tmp_path: Path) -> None
     first = process.stderr.readline()  # "tournament t...: ... (resume with: ...)"
     assert "resume with: kassen tournament resume" in first and f"--db {db}" in first
     time.sleep(0.5)  # let it store some results
+    workers = children_of(process.pid)
+    assert workers, "the built-in bots play in worker processes"
     process.send_signal(signal.SIGINT)
     rest = process.communicate(timeout=60)[1]
     assert process.returncode == 130, rest
+    # No worker outlives an interrupted runner (they used to linger, orphaned).
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in workers if alive(pid)]
     hint = [line for line in rest.splitlines() if "interrupted" in line]
     assert len(hint) == 1 and hint[0].endswith(f"--db {db}"), rest
     tid = re.search(r"resume (t[0-9a-f]+)", hint[0]).group(1)  # type: ignore[union-attr]

@@ -114,12 +114,12 @@ def test_the_same_file_and_seed_reproduce_the_same_results(tmp_path: Path) -> No
             ["--bot", "random", "--bot", "greedy", "--db", "postgresql+psycopg://u@127.0.0.1:1/x"],
             "cannot open database",
         ),
-        ({}, ["--bot", "random", "--bot", "greedy", "--format", "ladder"], "unknown format"),
+        ({}, ["--bot", "random", "--bot", "greedy", "--format", "ladder"], "invalid choice"),
         ({}, ["--bot", "random", "--bot", "greedy", "--players", "5"], "2, 3, 4 players"),
         (
             {"t.toml": "[tournament]\nplayers = 2\nspeed = 3\n"},
             ["t.toml"],
-            "unknown setting(s) speed",
+            "[tournament]: unknown key speed",
         ),
     ],
 )
