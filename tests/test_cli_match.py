@@ -207,3 +207,23 @@ def test_a_python_command_seat_needs_no_activated_environment(tmp_path: Path) ->
     )
     assert done.returncode == 0, done.stderr
     assert "Result: completed" in done.stdout and "forfeited" not in done.stdout, done.stdout
+
+
+def test_a_bot_that_dies_on_start_is_reported_as_such_in_one_line(tmp_path: Path) -> None:
+    crash = "import sys; print('ModuleNotFoundError: no module named mybot', file=sys.stderr); sys.exit(1)"
+    done = kassen(
+        "match",
+        "rumble-nation",
+        "--seat",
+        f'cmd:python -c "{crash}"',
+        "--seat",
+        "greedy",
+        "--replays",
+        str(tmp_path),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    reported = [line for line in done.stdout.splitlines() if "bot_crashed" in line]
+    assert len(reported) == 1, done.stdout
+    assert "before joining: bot process exited with code 1" in reported[0]
+    assert "ModuleNotFoundError: no module named mybot" in reported[0]
