@@ -14,7 +14,8 @@ depends on the seat's view alone (the same sample from a position rebuilt from t
 
 Every variant and player count of every game in ``games.games()`` is played at random from
 seeded games, and the checks run at about ``POINTS_PER_GAME`` decisions of each game for every
-seat; a game added to the registry is covered by (a)-(c) at once and asked for its hook.
+seat; a game added to the registry is covered by (a)-(c) at once and asked for its hook. The
+default depth plays about a third of the games ``--slow`` (CI) plays, with the same checks.
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ from games import Game, GameConfig, GameState, games
 from games.root.cards import CARD_BY_ID, standard_deck
 from games.root.state import RootState
 from games.rumble_nation.state import DRAFT, RumbleNationState
+from tests.conftest import Depth
 
-#: Random games played per configuration, and decisions checked per game (about).
-GAMES = {"rumble-nation": 30, "root": 16}
-DEFAULT_GAMES = 10
+#: Random games played per configuration, (fast, --slow), and decisions checked per game (about).
+GAMES = {"rumble-nation": (10, 30), "root": (6, 16)}
+DEFAULT_GAMES = (4, 10)
 POINTS_PER_GAME = 10
 #: Every this many checked points, one seat's sample is played on to the end of the game.
 PLAY_ON_EVERY = 4
@@ -190,12 +192,13 @@ def play_on(state: GameState, rng: random.Random) -> GameState:
     raise AssertionError(f"no end after {LIMIT} decisions")
 
 
-def checked_points(game: Game, config: GameConfig) -> Iterator[tuple[int, GameState]]:
+def checked_points(game: Game, config: GameConfig, depth: Depth) -> Iterator[tuple[int, GameState]]:
     """(number, state) at about ``POINTS_PER_GAME`` decisions of each seeded random game; the
     stride comes from the length of the first game, so long and short games cost alike."""
     stride = 0
     number = 0
-    for seed in range(GAMES.get(game.name, DEFAULT_GAMES)):
+    fast, slow = GAMES.get(game.name, DEFAULT_GAMES)
+    for seed in range(depth(fast, slow)):
         state = game.new(config, seed)
         rng = random.Random(seed)
         taken = 0
@@ -231,7 +234,9 @@ def test_every_game_says_what_it_hides() -> None:
 
 
 @pytest.mark.parametrize(("name", "variant", "players"), CONFIGS)
-def test_samples_are_consistent_with_the_seats_view(name: str, variant: str, players: int) -> None:
+def test_samples_are_consistent_with_the_seats_view(
+    name: str, variant: str, players: int, depth: Depth
+) -> None:
     """(a)-(d) for every seat at every checked point, determinism, the real game untouched,
     and samples that redraw the hidden part (a copy of the truth fails here)."""
     game = games()[name]
@@ -240,7 +245,7 @@ def test_samples_are_consistent_with_the_seats_view(name: str, variant: str, pla
     secrets = 0  # (seat, point) pairs with anything hidden from the seat
     redrawn = 0  # ... where a sample's hidden part is not the real one
     varied = 0  # ... where two seeds gave different hidden parts
-    for number, state in checked_points(game, config):
+    for number, state in checked_points(game, config, depth):
         before = state.canonical()
         for seat in range(players):
             view, asked = state.observe(seat), pending_of(state, seat)
@@ -272,7 +277,9 @@ def test_samples_are_consistent_with_the_seats_view(name: str, variant: str, pla
 
 
 @pytest.mark.parametrize(("name", "variant", "players"), CONFIGS)
-def test_samples_depend_on_the_seats_view_alone(name: str, variant: str, players: int) -> None:
+def test_samples_depend_on_the_seats_view_alone(
+    name: str, variant: str, players: int, depth: Depth
+) -> None:
     """The same seed gives the same sample from the real game and from a position rebuilt from
     the seat's view: nothing the seat cannot see reaches the sample. The rebuilt position is
     itself a sample (a)-(d)."""
@@ -280,7 +287,7 @@ def test_samples_depend_on_the_seats_view_alone(name: str, variant: str, players
     if hidden is None:
         pytest.skip(f"{name} has no Hidden entry")
     rebuilt_points = 0
-    for number, state in checked_points(games()[name], GameConfig(players, variant)):
+    for number, state in checked_points(games()[name], GameConfig(players, variant), depth):
         if number % 2:
             continue
         seat = number // 2 % players

@@ -35,6 +35,7 @@ from games.root.state import RootState
 from games.root.steps import Options, Step
 from games.root.tracks import LEADER_BY_ID, LEADERS
 from games.root.woodland import Woodland
+from tests.conftest import Depth
 from tests.root.helpers import choose, decision, keys, new_game
 
 FOX_CARD = "anvil"  # fox item: hammer, 2 VP, costs fox
@@ -759,10 +760,10 @@ def test_setup_against_the_real_marquise_is_opposite_her_keep(seed: int) -> None
 
 
 @needs_marquise
-def test_smoke_200_random_games() -> None:
-    """Seeds 0..199, random options, one game each, at most 20,000 decisions: every game ends
-    and the Eyrie's state stays consistent."""
-    for seed in range(200):
+def test_smoke_random_games(depth: Depth) -> None:
+    """Seeds 0..199 with ``--slow`` (0..59 by default), random options, one game each, at most
+    20,000 decisions: every game ends and the Eyrie's state stays consistent."""
+    for seed in range(depth(fast=60, slow=200)):
         g = new_game(seed)
         rng = random.Random(seed)
         for _ in range(20_000):

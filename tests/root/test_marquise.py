@@ -32,6 +32,7 @@ from games.root.state import RootState
 from games.root.steps import DONE, PASS, Step
 from games.root.tracks import RECRUITER, SAWMILL, WORKSHOP
 from games.root.woodland import EYRIE, KEEP, MARQUISE, WOOD, Woodland
+from tests.conftest import Depth
 from tests.root.helpers import choose, decision, keys, new_game, seat_of
 
 RULES = Marquise()
@@ -731,12 +732,13 @@ def _eyrie_ready() -> bool:
 
 
 @pytest.mark.skipif(not _eyrie_ready(), reason="games/root/eyrie.py is still a placeholder")
-def test_smoke_random_games() -> None:
+def test_smoke_random_games(depth: Depth) -> None:
+    """Seeds 0..199 with ``--slow`` (0..59 by default): random games run to the end."""
     import random
 
     start = time.perf_counter()
     decisions = 0
-    for seed in range(200):
+    for seed in range(depth(fast=60, slow=200)):
         game = new_game(seed)
         rng = random.Random(seed)
         for _ in range(20_000):

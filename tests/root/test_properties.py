@@ -1,8 +1,8 @@
 """Properties over many seeded random contests on both maps: every game ends, pieces and cards
 are conserved, no hidden card reaches another seat, replays reproduce the game exactly.
 
-Sized to stay quick: 80 one-game contests and 6 two-game contests, with the invariants checked
-every few decisions.
+With ``--slow`` (CI): 80 one-game contests and 6 two-game contests, with the invariants checked
+every few decisions; the default depth plays 24 and 2 (one on each map) with the same checks.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from games.root.tracks import (
     MARQUISE_WOOD_TOKENS,
 )
 from games.root.woodland import EYRIE, MARQUISE
+from tests.conftest import Depth
 
 LIMIT = 20_000
 PRIVATE_KINDS = {"drew", "looked_at_hand", "card_taken_detail"}
@@ -112,9 +113,11 @@ def play_checked(board: str, games: int, seed: int) -> RootState:
 
 
 @pytest.mark.parametrize("board", ["autumn", "winter"])
-def test_random_one_game_contests_end_conserve_pieces_and_hide_hands(board: str) -> None:
+def test_random_one_game_contests_end_conserve_pieces_and_hide_hands(
+    board: str, depth: Depth
+) -> None:
     winners = Counter()
-    for seed in range(40):
+    for seed in range(depth(fast=12, slow=40)):
         g = play_checked(board, 1, seed)
         outcome = g.outcome()
         assert outcome is not None
@@ -123,8 +126,8 @@ def test_random_one_game_contests_end_conserve_pieces_and_hide_hands(board: str)
     assert set(winners) == {MARQUISE, EYRIE}, "both factions win some random games"
 
 
-def test_random_two_game_contests_total_both_games() -> None:
-    for seed in range(6):
+def test_random_two_game_contests_total_both_games(depth: Depth) -> None:
+    for seed in range(depth(fast=2, slow=6)):
         g = play_checked("autumn" if seed % 2 else "winter", 2, 100 + seed)
         outcome = g.outcome()
         assert outcome is not None and len(g.results) == 2

@@ -1,4 +1,8 @@
-"""Properties over thousands of seeded random games, 2/3/4 players, base and advanced."""
+"""Properties over thousands of seeded random games, 2/3/4 players, base and advanced.
+
+The game counts are those of ``--slow`` (CI); the default depth plays a fifth of them (a third
+for the step-by-step checks) with the same assertions.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +14,11 @@ from games import GameConfig, replay
 from games.rumble_nation import GAME, RumbleNationState
 from games.rumble_nation.components import REINFORCEMENT_POOL, SOLDIERS_ADVANCED, SOLDIERS_BASE
 from games.rumble_nation.state import OFF_MAP
+from tests.conftest import Depth
 
 CONFIGS = [GameConfig(n, v) for v in ("base", "advanced") for n in (2, 3, 4)]
 IDS = [f"{c.players}p-{c.variant}" for c in CONFIGS]
-GAMES_PER_CONFIG = 1000
+GAMES_PER_CONFIG = 1000  # with --slow; 200 by default
 
 
 def random_game(config: GameConfig, seed: int, check_each_step: bool = False) -> RumbleNationState:
@@ -43,8 +48,10 @@ def assert_conserved(state: RumbleNationState) -> None:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-def test_random_games_end_with_consistent_scores_and_strict_ranking(config: GameConfig) -> None:
-    for seed in range(GAMES_PER_CONFIG):
+def test_random_games_end_with_consistent_scores_and_strict_ranking(
+    config: GameConfig, depth: Depth
+) -> None:
+    for seed in range(depth(fast=GAMES_PER_CONFIG // 5, slow=GAMES_PER_CONFIG)):
         state = random_game(config, seed)
         outcome = state.outcome()
         assert outcome is not None
@@ -65,14 +72,16 @@ def test_random_games_end_with_consistent_scores_and_strict_ranking(config: Game
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-def test_pieces_are_conserved_after_every_decision(config: GameConfig) -> None:
-    for seed in range(60):
+def test_pieces_are_conserved_after_every_decision(config: GameConfig, depth: Depth) -> None:
+    for seed in range(depth(fast=20, slow=60)):
         random_game(config, 10_000 + seed, check_each_step=True)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-def test_replaying_seed_and_decisions_reproduces_the_identical_game(config: GameConfig) -> None:
-    for seed in range(100):
+def test_replaying_seed_and_decisions_reproduces_the_identical_game(
+    config: GameConfig, depth: Depth
+) -> None:
+    for seed in range(depth(fast=30, slow=100)):
         state = random_game(config, 20_000 + seed)
         again = replay(GAME, config, state.seed, state.history)
         assert again.canonical() == state.canonical()
@@ -81,9 +90,11 @@ def test_replaying_seed_and_decisions_reproduces_the_identical_game(config: Game
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_observations_never_show_another_seats_unrevealed_daimyo(players: int) -> None:
+def test_observations_never_show_another_seats_unrevealed_daimyo(
+    players: int, depth: Depth
+) -> None:
     config = GameConfig(players, "advanced")
-    for seed in range(60):
+    for seed in range(depth(fast=20, slow=60)):
         state = GAME.new(config, 30_000 + seed)
         rng = random.Random(seed)
         while state.pending():

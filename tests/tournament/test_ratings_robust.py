@@ -13,6 +13,7 @@ import math
 import numpy as np
 import pytest
 
+from tests.conftest import Depth
 from tournament.ratings import (
     Ladder,
     Tally,
@@ -97,12 +98,13 @@ def test_bootstrap_refits_resamples_where_bots_have_only_virtual_draws(
     assert np.ptp(replicates, axis=1).max() < 3000.0
 
 
-def test_bootstrap_ladders_of_thousands_of_small_random_leagues_are_finite() -> None:
-    """3,000 random leagues, bootstrap as ``--ci bootstrap`` runs it (default prior), 8 rounds
-    each to keep it fast: 24,000 refits. The solver before the fix failed on league 2213
-    ("did not converge"); over many more leagues, about one refit in 3,000 to 10,000 failed."""
+def test_bootstrap_ladders_of_thousands_of_small_random_leagues_are_finite(depth: Depth) -> None:
+    """3,000 random leagues with ``--slow`` (500 by default), bootstrap as ``--ci bootstrap``
+    runs it (default prior), 8 rounds each to keep it fast: 24,000 refits. The solver before
+    the fix failed on league 2213 ("did not converge"); over many more leagues, about one refit
+    in 3,000 to 10,000 failed."""
     rng = np.random.default_rng(2024)
-    for league in range(3000):
+    for league in range(depth(fast=500, slow=3000)):
         matches, names = small_league(rng)
         ladder = fit_ladder(matches, names=names, ci="bootstrap", bootstrap_rounds=8, seed=league)
         assert ladder.method == "bootstrap", league
