@@ -233,6 +233,7 @@ def test_delayed_spectator_sees_events_late() -> None:
             match, tickets = referee.create_match(settings)
             loop = asyncio.get_running_loop()
             arrivals: list[tuple[float, pb.WatchResponse]] = []
+            watching = asyncio.Event()  # the first update (the setup) has arrived
 
             async def spectate() -> None:
                 async with grpc.aio.insecure_channel(referee.address) as channel:
@@ -241,9 +242,10 @@ def test_delayed_spectator_sees_events_late() -> None:
                         pb.WatchRequest(match_id=match.id, delay_ms=400)
                     ):
                         arrivals.append((loop.time(), update))
+                        watching.set()
 
             watcher = asyncio.create_task(spectate())
-            await asyncio.sleep(0.1)
+            await watching.wait()
             await asyncio.gather(
                 *(play(RandomBot(i), referee.address, t) for i, t in enumerate(tickets))
             )

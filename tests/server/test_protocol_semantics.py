@@ -205,8 +205,15 @@ def test_a_second_stream_with_the_same_ticket_displaces_the_first_with_a_notice(
 
 
 def test_the_sdk_stops_when_displaced_instead_of_taking_the_seat_back() -> None:
+    under_way = asyncio.Event()  # the first seat has been asked three decisions
+
     class Slow(RandomBot):
+        asked = 0
+
         def choose(self, request: Any) -> int:
+            self.asked += 1
+            if self.asked == 3:
+                under_way.set()
             time.sleep(0.02)
             return super().choose(request)
 
@@ -216,8 +223,7 @@ def test_the_sdk_stops_when_displaced_instead_of_taking_the_seat_back() -> None:
             match, tickets = referee.create_match(settings)
             first = asyncio.create_task(play(Slow(0), referee.address, tickets[0]))
             other = asyncio.create_task(play(RandomBot(1), referee.address, tickets[1]))
-            while match.decisions < 3:
-                await asyncio.sleep(0.01)
+            await under_way.wait()
             second = await play(RandomBot(2), referee.address, tickets[0])
             with pytest.raises(BotError, match="displaced"):
                 await first
@@ -289,13 +295,16 @@ def test_a_bot_that_never_answers_pings_is_not_penalised() -> None:
 
 
 async def _watch_all(
-    address: str, match_id: str, delay_ms: int = 0
+    address: str, match_id: str, delay_ms: int = 0, watching: asyncio.Event | None = None
 ) -> list[tuple[float, pb.WatchResponse]]:
+    """Every update of a match with its arrival time; ``watching`` is set at the first one."""
     arrivals = []
     async with grpc.aio.insecure_channel(address) as channel:
         request = pb.WatchRequest(match_id=match_id, delay_ms=delay_ms)
         async for update in rpc.RefereeStub(channel).Watch(request):
             arrivals.append((time.monotonic(), update))
+            if watching is not None:
+                watching.set()
     return arrivals
 
 
@@ -339,8 +348,11 @@ def test_the_spectator_delay_is_the_organisers_and_a_spectator_cannot_shorten_it
             # none either (it could only add to it).
             settings = MatchSettings(game="rumble-nation", config=GameConfig(2), seed=3)
             match, tickets = referee.create_match(settings)
-            watcher = asyncio.create_task(_watch_all(referee.address, match.id, delay_ms=0))
-            await asyncio.sleep(0.05)
+            watching = asyncio.Event()  # the setup has arrived: the spectator is in
+            watcher = asyncio.create_task(
+                _watch_all(referee.address, match.id, delay_ms=0, watching=watching)
+            )
+            await watching.wait()
             started = time.monotonic()
             await asyncio.gather(
                 *(play(RandomBot(i), referee.address, t) for i, t in enumerate(tickets))
