@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import Depth
+
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
@@ -135,7 +137,11 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(files)  # no database, no output
 
 
-def test_kill_9_then_resume_finishes_without_replaying_finished_matches(tmp_path: Path) -> None:
+def test_kill_9_then_resume_finishes_without_replaying_finished_matches(
+    tmp_path: Path, depth: Depth
+) -> None:
+    # Killed after ``finished`` matches of 6 x ``games`` (a few seconds of play either way).
+    games, finished = depth(fast=100, slow=400), depth(fast=30, slow=100)
     db = tmp_path / "k.sqlite"
     args = [
         "tournament",
@@ -151,7 +157,7 @@ def test_kill_9_then_resume_finishes_without_replaying_finished_matches(tmp_path
         "--players",
         "2",
         "--games",
-        "400",
+        str(games),
         "--concurrency",
         "1",
         "--no-replays",
@@ -175,12 +181,12 @@ def test_kill_9_then_resume_finishes_without_replaying_finished_matches(tmp_path
                 before = done_matches(db)
             except sqlite3.OperationalError:
                 continue
-            if len(before) >= 100:
+            if len(before) >= finished:
                 break
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=30)
-    total = 6 * 400
-    assert 100 <= len(before) < total, "the run must be killed part-way"
+    total = 6 * games
+    assert finished <= len(before) < total, "the run must be killed part-way"
     stderr = process.stderr.read() if process.stderr else ""
     tournament_id = stderr.split("tournament ", 1)[1].split(":", 1)[0]
     resumed = kassen(
