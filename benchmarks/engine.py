@@ -16,16 +16,20 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import yardstick
+from benchmarks.yardstick import Figure, one_core
 from games import GameConfig
 from games.local import play_local
 from games.policies import RandomPolicy
 from games.rng import below
 from games.rumble_nation import GAME
 
+BENCHMARK = "engine (Rumble Nation)"
 TARGET_4P_BASE = 2000.0
 
 
@@ -51,9 +55,14 @@ def policy_loop(config: GameConfig, seeds: range) -> int:
     return decisions
 
 
-def measure(loop, config: GameConfig, seconds: float, repeats: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+def measure(
+    loop: Callable[[GameConfig, range], int],
+    config: GameConfig,
+    seconds: float,
+    repeats: int,
+    batch: int = 200,
+) -> tuple[float, float]:
     """Best games/s and decisions/s over ``repeats`` windows of about ``seconds`` each."""
-    batch = 200
     best_games = best_decisions = 0.0
     next_seed = 0
     for _ in range(repeats):
@@ -69,36 +78,44 @@ def measure(loop, config: GameConfig, seconds: float, repeats: int) -> tuple[flo
     return best_games, best_decisions
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--repeats", type=int, default=5)
-    args = parser.parse_args()
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    print(
-        f"# {time.strftime('%Y-%m-%d')} Python {platform.python_version()} on {platform.machine()}, "
-        f"{os.cpu_count()} cores, pinned to one; best of {args.repeats} x {args.seconds}s (CPU time)"
-    )
+CONFIGS = ((4, "base"), (2, "base"), (3, "base"), (4, "advanced"), (2, "advanced"))
+
+
+def run(seconds: float, repeats: int, batch: int = 200) -> list[Figure]:
+    """The table of ``main`` (pinned to one core for the duration); the key figures."""
     print(f"{'configuration':<16}{'loop':<10}{'games/s':>10}{'decisions/s':>14}")
-    bare_4p = 0.0
-    for players, variant in (
-        (4, "base"),
-        (2, "base"),
-        (3, "base"),
-        (4, "advanced"),
-        (2, "advanced"),
-    ):
-        config = GameConfig(players, variant)
-        for name, loop in (("engine", bare_loop), ("policy", policy_loop)):
-            games, decisions = measure(loop, config, args.seconds, args.repeats)
-            if (players, variant, name) == (4, "base", "engine"):
-                bare_4p = games
-            print(f"{players}p {variant:<13}{name:<10}{games:>10.0f}{decisions:>14.0f}")
+    rates: dict[str, float] = {}
+    with one_core():
+        for players, variant in CONFIGS:
+            config = GameConfig(players, variant)
+            for name, loop in (("engine", bare_loop), ("policy", policy_loop)):
+                games, decisions = measure(loop, config, seconds, repeats, batch)
+                if (players, variant) == (4, "base"):
+                    rates[name] = games
+                print(f"{players}p {variant:<13}{name:<10}{games:>10.0f}{decisions:>14.0f}")
+    bare_4p = rates["engine"]
     verdict = "meets" if bare_4p >= TARGET_4P_BASE else "is below"
     print(
         f"4-player base, engine loop: {bare_4p:.0f} games/s {verdict} the target of {TARGET_4P_BASE:.0f}"
     )
+    return [
+        Figure(BENCHMARK, "4p base, engine loop", bare_4p, "games/s", target=TARGET_4P_BASE),
+        Figure(BENCHMARK, "4p base, policy loop", rates["policy"], "games/s"),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args(argv)
+    print(
+        f"# {time.strftime('%Y-%m-%d')} Python {platform.python_version()} on {platform.machine()}, "
+        f"{os.cpu_count()} cores, pinned to one; best of {args.repeats} x {args.seconds}s (CPU time)"
+    )
+    with yardstick.around() as reading:
+        figures = run(args.seconds, args.repeats)
+    yardstick.report(figures, reading)
     return 0
 
 

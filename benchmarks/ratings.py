@@ -42,8 +42,11 @@ import numpy as np  # noqa: E402  (after the BLAS thread setting)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import yardstick  # noqa: E402
+from benchmarks.yardstick import Figure  # noqa: E402
 from tournament.ratings import Ladder, Tally, fit_ladder  # noqa: E402
 
+BENCHMARK = "ratings (joint Elo fit)"
 TARGET_S = 1.0
 ORDO_S = 5.5
 
@@ -87,24 +90,25 @@ def rankings(bots: int, games: int, true: np.ndarray, seed: int) -> list[list[st
     return [[names[i] for i in row] for row in ranked.tolist()]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bots", type=int, default=1000)
-    parser.add_argument("--games", type=int, default=1_000_000)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
+def run(
+    bots: int = 1000,
+    games: int = 1_000_000,
+    repeats: int = 3,
+    seed: int = 1,
+    rankings_too: bool = True,
+) -> list[Figure]:
+    """What ``main`` prints (header included); the key figure: aggregation (arrays) + fit."""
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()} "
         f"numpy {np.__version__} on {platform.machine()}, {os.cpu_count()} cores, "
         f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}; "
-        f"{args.bots} bots x {args.games:,} pairwise games, best of {args.repeats}; "
+        f"{bots} bots x {games:,} pairwise games, best of {repeats}; "
         f"target aggregation + fit <= {TARGET_S:.0f} s (Ordo: ~{ORDO_S} s)"
     )
-    true, first, second = synthetic(args.bots, args.games, args.seed)
-    names = [f"bot{i:04d}" for i in range(args.bots)]
-    agg_s, tally = best_of(args.repeats, lambda: Tally.from_pairwise(names, first, second))
-    fit_s, ladder = best_of(args.repeats, lambda: fit_ladder(tally))
+    true, first, second = synthetic(bots, games, seed)
+    names = [f"bot{i:04d}" for i in range(bots)]
+    agg_s, tally = best_of(repeats, lambda: Tally.from_pairwise(names, first, second))
+    fit_s, ladder = best_of(repeats, lambda: fit_ladder(tally))
     total = agg_s + fit_s
     verdict = "meets" if total <= TARGET_S else "misses"
     print(f"aggregation (arrays)    {agg_s:7.3f} s")
@@ -112,12 +116,35 @@ def main(argv: list[str] | None = None) -> int:
     print(f"total                   {total:7.3f} s  ({verdict} the target of {TARGET_S:.0f} s)")
     report_accuracy(ladder, true)
 
-    matches = rankings(args.bots, args.games, true, args.seed)
-    from_s, by_rank = best_of(args.repeats, lambda: Tally.from_matches(matches))
-    print(
-        f"aggregation (rankings)  {from_s:7.3f} s  "
-        f"({len(matches):,} 4-player rankings as lists = {by_rank.n_games:,} pairwise games)"
-    )
+    if rankings_too:
+        matches = rankings(bots, games, true, seed)
+        from_s, by_rank = best_of(repeats, lambda: Tally.from_matches(matches))
+        print(
+            f"aggregation (rankings)  {from_s:7.3f} s  "
+            f"({len(matches):,} 4-player rankings as lists = {by_rank.n_games:,} pairwise games)"
+        )
+    return [
+        Figure(
+            BENCHMARK,
+            f"aggregation + fit, {bots:,} bots x {games:,} games",
+            total,
+            "s",
+            kind="time",
+            target=TARGET_S,
+        )
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--bots", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    with yardstick.around() as reading:
+        figures = run(args.bots, args.games, args.repeats, args.seed)
+    yardstick.report(figures, reading)
     return 0
 
 

@@ -45,11 +45,15 @@ from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import yardstick
+from benchmarks.yardstick import Figure
+
 if TYPE_CHECKING:
     from multiprocessing.synchronize import Event as EventType
 
     import grpc
 
+BENCHMARK = "referee"
 TARGET_RATIO = 0.6
 TARGET_P99_US = 1_000
 HOST = "127.0.0.1"
@@ -537,7 +541,7 @@ def print_profile(path: str, top: int = 25) -> None:
         pstats.Stats(path, stream=sys.stdout).strip_dirs().sort_stats(key).print_stats(top)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="measured window per case")
     parser.add_argument("--streams", type=int, default=16, help="streams / concurrent matches")
@@ -548,10 +552,23 @@ def main() -> int:
     parser.add_argument(
         "--game", choices=sorted(GAME_SETUPS), default="rumble-nation", help="what (b) plays"
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.seconds <= 0 or args.streams <= 0 or args.warmup < 0:
         parser.error("--seconds and --streams must be positive, --warmup not negative")
+    with yardstick.around() as reading:
+        figures = run(args.seconds, args.streams, args.warmup, args.game, args.profile)
+    yardstick.report(figures, reading)
+    return 0
 
+
+def run(
+    seconds: float = 5.0,
+    streams: int = 16,
+    warmup: float = 1.0,
+    game: str = "rumble-nation",
+    profile: str | None = None,
+) -> list[Figure]:
+    """Both cases (only (b) when profiling), printed as ``main`` prints them; the key figures."""
     import grpc
 
     available = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
@@ -568,25 +585,25 @@ def main() -> int:
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()}, "
         f"grpcio {grpc.__version__}, {os.cpu_count()} cores; {pinning}; "
-        f"{args.streams} streams, {args.seconds:g} s after {args.warmup:g} s warm-up"
-        + (" (PROFILED: not representative)" if args.profile else "")
+        f"{streams} streams, {seconds:g} s after {warmup:g} s warm-up"
+        + (" (PROFILED: not representative)" if profile else "")
     )
     sys.stdout.flush()
 
     ctx = multiprocessing.get_context("spawn")  # no fork: grpc does not survive it
-    budget = args.warmup + args.seconds + DRAIN_TIMEOUT_S + 10
+    budget = warmup + seconds + DRAIN_TIMEOUT_S + 10
     ref_server, ref_bots = run_case(
         ctx,
         referee_server,
-        (args.profile,),
+        (profile,),
         referee_bots,
-        (args.streams, args.warmup, args.seconds, args.game),
+        (streams, warmup, seconds, game),
         cores,
         budget,
     )
     raw: tuple[dict[str, Any], Window] | None = None
     reply = b""
-    if not args.profile:
+    if not profile:
         if not ref_bots.captured:
             raise RuntimeError("the referee run captured no DecisionRequest")
         reply = pick_reply(ref_bots.captured)
@@ -595,7 +612,7 @@ def main() -> int:
             pingpong_server,
             (reply,),
             pingpong_client,
-            (args.streams, args.warmup, args.seconds),
+            (streams, warmup, seconds),
             cores,
             budget,
         )
@@ -605,8 +622,7 @@ def main() -> int:
         rows.append(("(a) raw grpc.aio bidi ping-pong", raw[0], raw[1]))
     rows.append(
         (
-            f"(b) referee, {args.streams} x {args.game} "
-            f"{GAME_SETUPS[args.game][1]}p {GAME_SETUPS[args.game][0]}",
+            f"(b) referee, {streams} x {game} {GAME_SETUPS[game][1]}p {GAME_SETUPS[game][0]}",
             ref_server,
             ref_bots.window,
         )
@@ -642,14 +658,39 @@ def main() -> int:
         verdict = "meets" if ratio >= TARGET_RATIO else "is below"
         print(f"ratio (b)/(a): {ratio:.2f} {verdict} the target of {TARGET_RATIO}")
 
-    report_server_time(ref_server)
+    p99 = report_server_time(ref_server)
     print(f"  matches completed by B: {ref_bots.matches} (in flight at the end: let finish)")
-    if args.profile:
-        print_profile(args.profile)
-    return 0
+    if profile:
+        print_profile(profile)
+    label = f"{game} {GAME_SETUPS[game][1]}p, {streams} streams"
+    figures: list[Figure] = []
+    if raw is not None:
+        figures.append(
+            Figure(
+                BENCHMARK, f"(a) raw grpc ping-pong, {streams} streams", rates[0], "round trips/s"
+            )
+        )
+    figures.append(Figure(BENCHMARK, f"(b) referee, {label}", rates[-1], "decisions/s"))
+    if raw is not None:
+        figures.append(
+            Figure(BENCHMARK, "ratio (b)/(a)", rates[1] / rates[0], "x raw", "ratio", TARGET_RATIO)
+        )
+    figures.append(
+        Figure(
+            BENCHMARK,
+            "server time per decision, p99",
+            math.nan if p99 is None else p99,
+            "µs",
+            "time",
+            TARGET_P99_US,
+            seconds=1e-6,
+        )
+    )
+    return figures
 
 
-def report_server_time(report: dict[str, Any]) -> None:
+def report_server_time(report: dict[str, Any]) -> int | None:
+    """Print the server time per decision; its p99 in µs (None without a finished match)."""
     matches = report["matches"]
     per_decision: list[int] = []
     build: list[int] = []
@@ -673,7 +714,7 @@ def report_server_time(report: dict[str, Any]) -> None:
         values.sort()
     if not per_decision:
         print("server time per decision: no finished match inside the window")
-        return
+        return None
     p99 = percentile(per_decision, 0.99)
     verdict = "meets" if p99 <= TARGET_P99_US else "misses"
     print(
@@ -695,6 +736,7 @@ def report_server_time(report: dict[str, Any]) -> None:
         f"  match results: {', '.join(f'{k} {v}' for k, v in sorted(reasons.items()))}; "
         f"failed seats {failed}; matches with fallback decisions (not paired) {unpaired}"
     )
+    return p99
 
 
 if __name__ == "__main__":

@@ -21,10 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import yardstick
+from benchmarks.yardstick import Figure, one_core
 from games import GameConfig
 from games.rng import below
 from games.root import GAME
 
+BENCHMARK = "root_engine (Root)"
 TARGET_DECISIONS_PER_SECOND = 30_000.0
 MAX_DECISIONS = 20_000
 
@@ -70,12 +73,47 @@ def measure(
     return best_games, best_decisions, total_decisions / total_games, total_games, total_cut
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+CONFIGS = (("autumn", 1), ("winter", 1), ("autumn", 2))
+
+
+def run(seconds: float, repeats: int, batch: int = 20) -> list[Figure]:
+    """The table of ``main`` (pinned to one core for the duration); the key figures."""
+    print(
+        f"{'configuration':<22}{'games/s':>9}{'decisions/s':>13}{'decisions/game':>16}"
+        f"{'games':>7}{'cut':>5}"
+    )
+    rates: dict[tuple[str, int], float] = {}
+    with one_core():
+        for board, games in CONFIGS:
+            config = GameConfig(2, board, {"games": games})
+            rate, decisions, per_game, played, cut = measure(config, seconds, repeats, batch)
+            rates[board, games] = decisions
+            label = f"{board}, {games} game{'s' if games > 1 else ''}"
+            print(f"{label:<22}{rate:>9.1f}{decisions:>13.0f}{per_game:>16.0f}{played:>7}{cut:>5}")
+    autumn_rate = rates["autumn", 1]
+    verdict = "meets" if autumn_rate >= TARGET_DECISIONS_PER_SECOND else "is below"
+    print(
+        f"autumn, one game: {autumn_rate:.0f} decisions/s {verdict} the target of "
+        f"{TARGET_DECISIONS_PER_SECOND:.0f}"
+    )
+    return [
+        Figure(
+            BENCHMARK,
+            "Autumn, one game",
+            autumn_rate,
+            "decisions/s",
+            target=TARGET_DECISIONS_PER_SECOND,
+        ),
+        Figure(BENCHMARK, "Winter, one game", rates["winter", 1], "decisions/s"),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--profile", action="store_true", help="profile 50 one-game contests")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.profile:
         import cProfile
         import pstats
@@ -84,29 +122,13 @@ def main() -> int:
         cProfile.runctx("bare_loop(config, range(50))", globals(), locals(), "/tmp/root.prof")
         pstats.Stats("/tmp/root.prof").sort_stats("tottime").print_stats(25)
         return 0
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     print(
         f"# {time.strftime('%Y-%m-%d')} Python {platform.python_version()} on {platform.machine()}, "
         f"{os.cpu_count()} cores, pinned to one; best of {args.repeats} x {args.seconds}s (CPU time)"
     )
-    print(
-        f"{'configuration':<22}{'games/s':>9}{'decisions/s':>13}{'decisions/game':>16}"
-        f"{'games':>7}{'cut':>5}"
-    )
-    autumn_rate = 0.0
-    for board, games in (("autumn", 1), ("winter", 1), ("autumn", 2)):
-        config = GameConfig(2, board, {"games": games})
-        rate, decisions, per_game, played, cut = measure(config, args.seconds, args.repeats)
-        if (board, games) == ("autumn", 1):
-            autumn_rate = decisions
-        label = f"{board}, {games} game{'s' if games > 1 else ''}"
-        print(f"{label:<22}{rate:>9.1f}{decisions:>13.0f}{per_game:>16.0f}{played:>7}{cut:>5}")
-    verdict = "meets" if autumn_rate >= TARGET_DECISIONS_PER_SECOND else "is below"
-    print(
-        f"autumn, one game: {autumn_rate:.0f} decisions/s {verdict} the target of "
-        f"{TARGET_DECISIONS_PER_SECOND:.0f}"
-    )
+    with yardstick.around() as reading:
+        figures = run(args.seconds, args.repeats)
+    yardstick.report(figures, reading)
     return 0
 
 

@@ -18,14 +18,19 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import yardstick
+from benchmarks.yardstick import Figure
 from tournament import storage
 from tournament.config import BotEntry, TournamentConfig, validate
 from tournament.runner import TournamentRunner, schedule_rows
 from tournament.schedule import round_robin
 
+BENCHMARK = "tournament"
+TARGET_MATCHES = 10_000
 TARGET_S = 60.0
 
 
@@ -73,26 +78,48 @@ def run_round_robin(matches: int, concurrency: int) -> tuple[int, float]:
     return done, elapsed
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=10_000)
-    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 2)
-    parser.add_argument("--skip-fit", action="store_true")
-    args = parser.parse_args()
-    print(
-        f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()}, {os.cpu_count()} cores"
-    )
-    done, elapsed = run_round_robin(args.matches, args.concurrency)
+def run(
+    matches: int = 10_000,
+    concurrency: int = 2,
+    fit: bool = True,
+    fit_options: dict[str, Any] | None = None,
+) -> list[Figure]:
+    """What ``main`` prints after its header; the key figures: (a) in matches/s, (b)."""
+    done, elapsed = run_round_robin(matches, concurrency)
     verdict = "meets" if elapsed <= TARGET_S or done < 10_000 else "misses"
     print(
         f"(a) round-robin of built-in bots: {done} matches in {elapsed:.1f} s = {done / elapsed:.0f} matches/s "
-        f"with {args.concurrency} worker processes ({verdict} the target of 10,000 in {TARGET_S:.0f} s"
+        f"with {concurrency} worker processes ({verdict} the target of 10,000 in {TARGET_S:.0f} s"
         f"{'' if done >= 10_000 else ', scaled: ' + f'{10_000 / (done / elapsed):.0f} s for 10,000'})"
     )
-    if not args.skip_fit:
+    figures = [
+        Figure(
+            BENCHMARK,
+            f"(a) round-robin, {done:,} matches, {concurrency} workers",
+            done / elapsed,
+            "matches/s",
+            target=TARGET_MATCHES / TARGET_S,
+        )
+    ]
+    if fit:
         from benchmarks import ratings
 
-        ratings.main([])
+        figures += ratings.run(**(fit_options or {}))
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--matches", type=int, default=10_000)
+    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--skip-fit", action="store_true")
+    args = parser.parse_args(argv)
+    print(
+        f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()}, {os.cpu_count()} cores"
+    )
+    with yardstick.around() as reading:
+        figures = run(args.matches, args.concurrency, fit=not args.skip_fit)
+    yardstick.report(figures, reading)
     return 0
 
 

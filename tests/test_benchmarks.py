@@ -1,0 +1,43 @@
+"""benchmarks/all.py with tiny windows: every benchmark still runs and yields a usable figure."""
+
+from __future__ import annotations
+
+import math
+
+from benchmarks import all as bench
+from benchmarks import yardstick
+
+TINY = bench.Profile(
+    yardstick_seconds=0.02,
+    yardstick_repeats=1,
+    engine={"seconds": 0.001, "repeats": 1, "batch": 2},
+    root_engine={"seconds": 0.001, "repeats": 1, "batch": 1},
+    referee={"seconds": 0.4, "warmup": 0.1, "streams": 2},
+    tournament={"matches": 12, "concurrency": 1},  # in-process: no spawn,
+    ratings={"bots": 20, "games": 2_000, "repeats": 1, "rankings_too": False},
+)
+
+
+def test_yardstick_workload_is_fixed() -> None:
+    assert yardstick.batch() == yardstick.BATCH_MOVES
+    assert yardstick.measure(0.01, 1) > 0
+
+
+def test_all_benchmarks_produce_a_table() -> None:
+    results = bench.run_all(TINY)
+    assert [r.name for r in results] == list(bench.NAMES)
+    for result in results:
+        assert result.error is None, result.error
+        assert result.figures, result.name
+        y = result.reading.value
+        assert math.isfinite(y) and y > 0
+        for figure in result.figures:
+            value = figure.value if figure.kind == "ratio" else figure.ratio(y)
+            assert value is not None and math.isfinite(value) and value > 0, figure
+            if figure.target is not None and figure.kind != "ratio":
+                target_ratio = figure.target_ratio()
+                assert target_ratio is not None and math.isfinite(target_ratio)
+    table = bench.rows(results)
+    assert {row[0] for row in table[1:]} == {f.benchmark for r in results for f in r.figures}
+    assert len(table) - 1 == sum(len(r.figures) for r in results)
+    assert "met" in bench.format_table(table) and "---" in bench.format_table(table, True)
