@@ -34,7 +34,7 @@ def test_a_missing_class_is_named_with_the_bots_the_file_has(tmp_path: Path) -> 
     with pytest.raises(BotNotFound) as missing:
         load_bot(f"{path}:NoSuchBot")
     assert str(missing.value) == "no 'NoSuchBot' in 'mybots' (its bots: Fine, Other)"
-    with pytest.raises(BotNotFound, match="is not a client_sdk.Bot subclass"):
+    with pytest.raises(BotNotFound, match=r"is not a client_sdk\.Bot subclass"):
         load_bot(f"{path}:NOT_A_BOT")
     with pytest.raises(BotNotFound, match="no file"):
         load_bot(f"{tmp_path / 'absent.py'}:Fine")

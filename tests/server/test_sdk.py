@@ -95,7 +95,7 @@ def test_load_bot_by_file_and_class(tmp_path: Path) -> None:
     assert isinstance(load_bot("random"), Bot)
     for bad, message in (
         ("nosuch", "unknown bot"),
-        (f"{tmp_path / 'mine.py'}:Nope", "not a client_sdk.Bot"),
+        (f"{tmp_path / 'mine.py'}:Nope", "no 'Nope' in 'mine' (its bots: Mine)"),
         ("no_module_here:X", "cannot import"),
     ):
         try:
