@@ -7,10 +7,12 @@ tournament benchmark's (b)). The yardstick is measured at the start and after ea
 so each benchmark sits between two readings (the reading after one is the reading before the
 next) and is compared with the better of the two, as each script does on its own.
 
-By default the windows are short (about two minutes on 2 cores); ``--full`` uses each script's
-own defaults (about five minutes). Short windows give lower, noisier figures: the engine
-benchmarks keep fewer best-of windows, and the tournament's 3,000 matches carry the workers'
-start-up over fewer matches than the 10,000 of the target. The exit status is 0 whenever every
+By default the windows are short (about 1.5 minutes on 2 cores); ``--full`` uses each script's
+own defaults (about 4.5 minutes, more on a loaded host: the engines' windows count CPU time).
+Short windows give noisier figures (the engine benchmarks keep the best of fewer windows); the
+tournament plays its full 10,000 matches either way. The load average after each benchmark is
+printed: the wall-clock benchmarks (referee, tournament) suffer from other work on the host,
+which the yardstick (one core, CPU time) does not see. The exit status is 0 whenever every
 benchmark ran, met or not (this is a report); 1 if one raised.
 """
 
@@ -59,7 +61,7 @@ FULL = Profile(
     tournament={"matches": 10_000, "concurrency": 2},
     ratings={"repeats": 3},
 )
-#: A couple of minutes in all.
+#: About a minute and a half in all on 2 cores.
 SHORT = Profile(
     yardstick_seconds=1.5,
     yardstick_repeats=10,
