@@ -9,6 +9,7 @@ plays the seat and it ranks below every seat that did not fail; void: the match 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +29,21 @@ from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit, m
 from server.settings import FailurePolicy, MatchSettings
 
 log = structlog.get_logger("kassen.match")
+
+#: How long a request still in flight when the match ends may take to be withdrawn.
+WITHDRAW_S = 1.0
+
+
+def fallback_seed(seed: int, seat: int) -> int:
+    """The seed of the random policy that answers for ``seat`` once it failed."""
+    digest = hashlib.sha256(f"{seed}:fallback:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _cancelling() -> bool:
+    """Whether the running task is being cancelled (the referee shuts down)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 class MatchVoided(Exception):
@@ -80,7 +96,7 @@ class Match:
         # only to its seat.
         if self._remote:
             self._route(tuple(getattr(self.state, "setup_events", ())))
-        self._fallback = RandomPolicy(settings.seed ^ 0xFA11BAC)
+        self._fallbacks = [RandomPolicy(fallback_seed(settings.seed, seat.index)) for seat in seats]
         self.server_time_us: list[int] = []
         self.log = log.bind(match_id=match_id, game=game.name)
         self.on_finish: list[Callable[[Match], None]] = []
@@ -161,17 +177,129 @@ class Match:
                 return Reason.ADJUDICATED
             if len(pending) == 1:
                 decision = pending[0]
-                index = await self._decide(decision)
-                started = time.perf_counter()
-                events = state.apply(decision.seat, index)
-                self._decided()
-                self._publish(events)
-                self.server_time_us.append(int((time.perf_counter() - started) * 1e6))
-            else:  # simultaneous decisions: ask every seat at once, apply in seat order
-                answers = await asyncio.gather(*(self._decide(d) for d in pending))
-                for decision, index in zip(pending, answers, strict=True):
-                    self._publish(state.apply(decision.seat, index))
-                    self._decided()
+                self._apply(decision, await self._decide(decision))
+                continue
+            reason = await self._play_simultaneous()
+            if reason is not None:
+                return reason
+
+    async def _play_simultaneous(self) -> Reason | None:
+        """Several seats decide at once: each progresses on its own.
+
+        Every seat with a pending decision and no request in flight is asked; each answer is
+        applied as it arrives (``state.history`` records that order, which is the replay's),
+        and that seat is asked its next decision at once if it has one, whoever else is still
+        thinking. The engine guarantees the game does not depend on the order (docs/engine.md).
+        A phase's barrier needs nothing here: the next decisions simply appear in ``pending()``
+        after the last answer. Local and forfeited seats answer on the spot. Returns once the
+        game waits for one seat again (None), or the reason the match ends.
+        """
+        state = self.state
+        inflight: dict[int, tuple[Decision, asyncio.Task[None]]] = {}
+        arrivals: asyncio.Queue[tuple[Decision, int | Exception]] = asyncio.Queue()
+        ended = False
+        try:
+            while True:
+                pending = state.pending()
+                if not pending:
+                    reason: Reason | None = Reason.COMPLETED
+                    break
+                if self.decisions >= self.settings.max_decisions:
+                    reason = Reason.ADJUDICATED
+                    break
+                if len(pending) == 1 and not inflight:
+                    reason = None
+                    break
+                asked_now = self._ask_idle(pending, inflight, arrivals)
+                if asked_now:  # a local or forfeited seat answered on the spot
+                    continue
+                decision, answer = await arrivals.get()
+                del inflight[decision.seat]
+                if isinstance(answer, Exception):
+                    raise answer  # MatchVoided (the failure policy) or a bug of ours
+                current = next((d for d in state.pending() if d.seat == decision.seat), None)
+                if current != decision:
+                    # Not expected of any engine (a seat's decision changes only by its own
+                    # answer); ask again rather than apply an answer to another question.
+                    self.log.warning(
+                        "answer_not_pending",
+                        seat=decision.seat,
+                        kind=decision.kind,
+                        now=current.kind if current is not None else None,
+                    )
+                    continue
+                self._apply(decision, answer)
+            ended = True
+            return reason
+        finally:
+            if inflight:
+                await self._withdraw(inflight, graceful=ended or not _cancelling())
+
+    def _ask_idle(
+        self,
+        pending: tuple[Decision, ...],
+        inflight: dict[int, tuple[Decision, asyncio.Task[None]]],
+        arrivals: asyncio.Queue[tuple[Decision, int | Exception]],
+    ) -> bool:
+        """Ask every pending seat that has no request in flight. A local or forfeited seat
+        answers at once: its answer is applied and True returned (``pending`` is then stale)."""
+        loop = asyncio.get_running_loop()
+        for decision in pending:
+            if decision.seat in inflight:
+                continue
+            seat = self.seats[decision.seat]
+            if isinstance(seat, RemoteSeat) and seat.failed is None:
+                task = loop.create_task(self._ask(decision, arrivals))
+                inflight[decision.seat] = (decision, task)
+                continue
+            self._apply(decision, self._decide_now(decision))
+            return True
+        return False
+
+    async def _ask(
+        self, decision: Decision, arrivals: asyncio.Queue[tuple[Decision, int | Exception]]
+    ) -> None:
+        """One remote seat's request in a simultaneous phase; its answer joins ``arrivals``."""
+        try:
+            answer: int | Exception = await self._decide(decision)
+        except Exception as exc:  # the match task re-raises it (MatchVoided or a bug)
+            answer = exc
+        arrivals.put_nowait((decision, answer))
+
+    async def _withdraw(
+        self, inflight: dict[int, tuple[Decision, asyncio.Task[None]]], graceful: bool
+    ) -> None:
+        """Cancel the requests still in flight (the match ends: void, adjudication, shutdown).
+
+        Gracefully, each seat's wait is told to stop (no task is cancelled in the middle of a
+        write to its stream); a wait that does not stop within a second is cancelled.
+        """
+        tasks = [task for _, task in inflight.values()]
+        if graceful:
+            now = time.monotonic()
+            for decision, task in inflight.values():
+                seat = self.seats[decision.seat]
+                if not task.done() and isinstance(seat, RemoteSeat):
+                    seat.inbox.put_nowait(Incoming("withdrawn", now))
+            _, stuck = await asyncio.wait(tasks, timeout=WITHDRAW_S)
+        else:
+            stuck = set(tasks)
+        for task in stuck:
+            task.cancel()
+        if stuck and graceful:
+            await asyncio.gather(*stuck, return_exceptions=True)
+        for decision, _ in inflight.values():
+            seat = self.seats[decision.seat]
+            if isinstance(seat, RemoteSeat):
+                seat.open_request = None
+        inflight.clear()
+
+    def _apply(self, decision: Decision, index: int) -> None:
+        started = time.perf_counter()
+        events = self.state.apply(decision.seat, index)
+        self._decided()
+        self._publish(events)
+        self.server_time_us.append(int((time.perf_counter() - started) * 1e6))
 
     def _decided(self) -> None:
         self.decisions += 1
@@ -205,15 +333,22 @@ class Match:
 
     async def _decide(self, decision: Decision) -> int:
         seat = self.seats[decision.seat]
-        if seat.failed is None:
-            if isinstance(seat, LocalSeat):
-                index = self._decide_local(seat, decision)
-            else:
-                assert isinstance(seat, RemoteSeat)
-                index = await self._decide_remote(seat, decision)
+        if seat.failed is None and isinstance(seat, RemoteSeat):
+            index = await self._decide_remote(seat, decision)
             if index is not None:
                 return index
-        return self._fallback.choose(self._context(decision))
+        return self._decide_now(decision)
+
+    def _decide_now(self, decision: Decision) -> int:
+        """A local seat's answer, or the fallback's for a seat that failed."""
+        seat = self.seats[decision.seat]
+        if seat.failed is None and isinstance(seat, LocalSeat):
+            index = self._decide_local(seat, decision)
+            if index is not None:
+                return index
+        # Each seat has its own fallback stream: its answers do not depend on the order in
+        # which seats answer in a simultaneous phase.
+        return self._fallbacks[decision.seat].choose(self._context(decision))
 
     def _context(self, decision: Decision) -> DecisionContext:
         state = self.state
@@ -324,6 +459,9 @@ class Match:
                     Reason.STALE_REQUEST,
                     f"answered request {answer.request_id}; the open request is {request_id}",
                 )
+                return None
+            if item.kind == "withdrawn":  # the match ends while this seat thinks
+                seat.open_request = None
                 return None
             if item.kind == "violation":
                 self._fail(seat, item.reason or Reason.MALFORMED_MESSAGE, item.detail)

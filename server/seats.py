@@ -35,7 +35,9 @@ class Incoming:
     """Something that reached a seat's inbox: an answer, a protocol violation, or a change of
     connection. ``at`` is the referee's monotonic clock when it arrived."""
 
-    kind: str  # "answer" | "violation" | "attached" | "detached" | "exited" | "pong"
+    #: "answer" | "violation" | "attached" | "detached" | "exited" | "pong", or "withdrawn"
+    #: (put by the match itself: the match ends while the seat's request is in flight).
+    kind: str
     at: float
     answer: pb.Answer | None = None
     reason: Reason | None = None
@@ -142,7 +144,8 @@ class RemoteSeat(Seat):
         #: Events not yet delivered; they travel with the next message to this seat.
         self.undelivered: list[pb.Event] = []
         #: One request message per seat, rewritten for each decision (it is serialized when
-        #: written, and the next decision comes only after the answer to this one).
+        #: written, and a seat's next decision comes only after its answer to this one, also
+        #: in simultaneous phases, where each seat has at most one request in flight).
         self.request = pb.PlayResponse()
         self.encoder = ObservationEncoder(game, self.request.decision.observation)
         self.process: asyncio.subprocess.Process | None = None
