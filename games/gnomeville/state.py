@@ -216,7 +216,7 @@ class GnomevilleState(GameState):
     def push(self, step: Step) -> None:
         self.stacks[step.seat].append(step)
 
-    def emit(self, seat: int | None, kind: str, **data: Any) -> None:
+    def emit(self, seat: int | None, kind: str, /, **data: Any) -> None:
         """Record an event. During an independent phase an event of a seat's own work reaches
         that seat at once and everyone else at the barrier; otherwise it is public now."""
         if seat is not None and self.independent:
@@ -225,7 +225,7 @@ class GnomevilleState(GameState):
         else:
             self._events.append(Event(kind, data))
 
-    def emit_private(self, seat: int, kind: str, **data: Any) -> None:
+    def emit_private(self, seat: int, kind: str, /, **data: Any) -> None:
         """An event only ``seat`` ever sees (e.g. the ability card it put back)."""
         self._events.append(Event(kind, data, private_to=seat))
 
