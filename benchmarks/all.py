@@ -2,7 +2,7 @@
 
     python benchmarks/all.py [--full] [--only engine root_engine ...] [--markdown]
 
-Runs, in order: engine (Rumble Nation), root_engine, referee, tournament (a) and ratings (the
+Runs, in order: engine (Rumble Nation), root_engine, gnomeville_engine, referee, tournament (a) and ratings (the
 tournament benchmark's (b)). The yardstick is measured at the start and after each benchmark,
 so each benchmark sits between two readings (the reading after one is the reading before the
 next) and is compared with the better of the two, as each script does on its own.
@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # ratings first: it sets the BLAS thread count before anything loads numpy.
 from benchmarks import ratings  # noqa: I001
-from benchmarks import engine, referee, root_engine, tournament, yardstick
+from benchmarks import engine, gnomeville_engine, referee, root_engine, tournament, yardstick
 from benchmarks.yardstick import Figure, Reading, met, number
 
 
@@ -46,6 +46,7 @@ class Profile:
     yardstick_repeats: int
     engine: dict[str, Any] = field(default_factory=dict)
     root_engine: dict[str, Any] = field(default_factory=dict)
+    gnomeville_engine: dict[str, Any] = field(default_factory=dict)
     referee: dict[str, Any] = field(default_factory=dict)
     tournament: dict[str, Any] = field(default_factory=dict)
     ratings: dict[str, Any] = field(default_factory=dict)
@@ -57,6 +58,7 @@ FULL = Profile(
     yardstick_repeats=10,
     engine={"seconds": 3.0, "repeats": 5},
     root_engine={"seconds": 3.0, "repeats": 5},
+    gnomeville_engine={"seconds": 3.0, "repeats": 5},
     referee={"seconds": 5.0, "warmup": 1.0, "streams": 16},
     tournament={"matches": 10_000, "concurrency": 2},
     ratings={"repeats": 3},
@@ -67,18 +69,20 @@ SHORT = Profile(
     yardstick_repeats=10,
     engine={"seconds": 1.0, "repeats": 3},
     root_engine={"seconds": 2.0, "repeats": 3},
+    gnomeville_engine={"seconds": 2.0, "repeats": 3},
     referee={"seconds": 3.0, "warmup": 1.0, "streams": 16},
     tournament={"matches": 10_000, "concurrency": 2},
     ratings={"repeats": 2, "rankings_too": False},
 )
 
-NAMES = ("engine", "root_engine", "referee", "tournament", "ratings")
+NAMES = ("engine", "root_engine", "gnomeville_engine", "referee", "tournament", "ratings")
 
 
 def steps(profile: Profile) -> dict[str, Callable[[], list[Figure]]]:
     return {
         "engine": lambda: engine.run(**profile.engine),
         "root_engine": lambda: root_engine.run(**profile.root_engine),
+        "gnomeville_engine": lambda: gnomeville_engine.run(**profile.gnomeville_engine),
         "referee": lambda: referee.run(**profile.referee),
         "tournament": lambda: tournament.run(**profile.tournament, fit=False),
         "ratings": lambda: ratings.run(**profile.ratings),

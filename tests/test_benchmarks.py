@@ -12,6 +12,7 @@ TINY = bench.Profile(
     yardstick_repeats=1,
     engine={"seconds": 0.001, "repeats": 1, "batch": 2},
     root_engine={"seconds": 0.001, "repeats": 1, "batch": 1},
+    gnomeville_engine={"seconds": 0.001, "repeats": 1, "batch": 1},
     referee={"seconds": 0.4, "warmup": 0.1, "streams": 2},
     tournament={"matches": 12, "concurrency": 1},  # in-process: no spawn,
     ratings={"bots": 20, "games": 2_000, "repeats": 1, "rankings_too": False},

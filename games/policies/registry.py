@@ -23,6 +23,10 @@ def _greedy(game: str) -> Callable[[int], Policy]:
         from games.root.greedy import GreedyPolicy as RootGreedyPolicy
 
         return RootGreedyPolicy
+    if game == "gnomeville":
+        from games.gnomeville.greedy import GreedyPolicy as GnomevilleGreedyPolicy
+
+        return GnomevilleGreedyPolicy
     raise UnknownPolicy(f"no greedy policy for {game}")
 
 
