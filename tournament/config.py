@@ -1,8 +1,9 @@
 """A tournament's settings, from a TOML file and/or command-line flags, checked up front.
 
 Everything a run needs is validated before anything is written: the game and player count,
-every bot (built-in names, ``module:Class`` / ``file.py:Class`` Python bots, command lines),
-the format's own settings. A problem is a ``ConfigError`` with a one-line message.
+the game's options (by the game itself: ``Game.new``), every bot (built-in names,
+``module:Class`` / ``file.py:Class`` Python bots, command lines), the format's own settings.
+A problem is a ``ConfigError`` with a one-line message.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from games import GameConfig, InvalidConfig, UnknownGame, get_game
-from games.contract import check_config
-from games.policies import POLICY_NAMES
+from games.contract import Game, check_config
+from games.policies import POLICY_NAMES, UnknownPolicy, make_policy
 from kassen import __version__
 from server.chance import draw_seed
 from server.launch import can_start
@@ -85,6 +86,10 @@ class TournamentConfig:
     database: str = DEFAULT_DATABASE
     output: str = DEFAULT_OUTPUT
     replays: bool = True
+    #: The game's options (``GameConfig.options``) as text, e.g. Gnomeville's ``towns``. A
+    #: content pack is held as its text under ``content``, not its path, so the stored
+    #: tournament (and so resume) and every replay carry the pack they were played with.
+    options: dict[str, str] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -111,6 +116,16 @@ class TournamentConfig:
         if self.seed is None:
             return replace(self, seed=draw_seed(), secret_seed=True)
         return replace(self, secret_seed=False)
+
+    @property
+    def solo(self) -> bool:
+        """One player: no opponent, so bots are compared by score on the same seeds."""
+        return self.players == 1
+
+    @property
+    def game_config(self) -> GameConfig:
+        """What every match of the tournament is set up with."""
+        return GameConfig(self.players, self.variant, dict(self.options))
 
     @property
     def base_seed(self) -> int:
@@ -148,6 +163,8 @@ _KEYS = {
 _TOP_KEYS = {"tournament", "bots"}
 _CLOCK_KEYS = {"decision_ms", "bank_ms"}
 _BOT_KEYS = {"name", "builtin", "command", "python"}
+#: The game option that names a content pack file; the runner stores the file's text.
+CONTENT_OPTION = "content"
 
 
 def _unknown(found: Any, known: set[str], where: str) -> None:
@@ -201,6 +218,63 @@ def parse_bot(entry: Any) -> BotEntry:
     raise ConfigError(f"cannot read bot entry {entry!r}")
 
 
+def option_value(key: str, value: Any, where: str) -> str:
+    """A game option as the wire and the replay carry it: text. TOML's ``true`` becomes
+    ``"true"``, ``3`` ``"3"``, ``[1, 3]`` ``"1,3"``; the game parses the text (it must: a
+    remote referee only ever gets text), so a tournament plays with exactly what its
+    replays record."""
+    scalar = (str, int, float, bool)
+    if isinstance(value, scalar):
+        return _text(value)
+    if isinstance(value, list) and all(isinstance(v, scalar) for v in value):
+        return ",".join(_text(v) for v in value)
+    raise ConfigError(
+        f"{where}: option {key} must be a string, number, boolean or array of those, "
+        f"not {type(value).__name__}"
+    )
+
+
+def _text(value: str | int | float | bool) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def read_content(value: str, base: Path, where: str) -> str:
+    """The text of the content pack file ``value`` names (relative to ``base``)."""
+    if not value:
+        raise ConfigError(f"{where}: option content must name a content pack file")
+    path = base / value
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{where}: option content: cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{where}: option content: {path} is not UTF-8 text") from None
+
+
+def parse_options(table: Any, base: Path, where: str) -> dict[str, str]:
+    """Game options from a table (a TOML table, or ``KEY=VALUE`` flags as a dict): values as
+    text, a content pack file read (``base`` resolves its path)."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where} must be a table")
+    options = {str(k): option_value(str(k), v, where) for k, v in table.items()}
+    if CONTENT_OPTION in options:
+        options[CONTENT_OPTION] = read_content(options[CONTENT_OPTION], base, where)
+    return options
+
+
+def option_flags(flags: list[str]) -> dict[str, str]:
+    """``--option KEY=VALUE`` flags as a dict (values stay strings: the game parses them)."""
+    options: dict[str, str] = {}
+    for flag in flags:
+        key, sep, value = flag.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--option needs KEY=VALUE, not {flag!r}")
+        options[key.strip()] = value
+    return options
+
+
 def load_file(path: Path) -> TournamentConfig:
     try:
         data = tomllib.loads(path.read_text())
@@ -210,8 +284,12 @@ def load_file(path: Path) -> TournamentConfig:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
     _unknown(data, _TOP_KEYS, f"{path}")
     section = data.get("tournament", {})
-    _unknown(section, _KEYS | {"time_control"}, f"{path}: [tournament]")
+    _unknown(section, _KEYS | {"time_control", "options"}, f"{path}: [tournament]")
     values: dict[str, Any] = {k: v for k, v in section.items() if k in _KEYS}
+    if "options" in section:
+        values["options"] = parse_options(
+            section["options"], path.parent, f"{path}: [tournament.options]"
+        )
     clock = section.get("time_control", {})
     _unknown(clock, _CLOCK_KEYS, f"{path}: [tournament.time_control]")
     if clock:
@@ -251,6 +329,7 @@ def validate(config: TournamentConfig) -> None:
         check_config(game, GameConfig(config.players, config.variant))
     except (UnknownGame, InvalidConfig) as exc:
         raise ConfigError(str(exc)) from None
+    check_options(game, config)
     if config.seed is not None and (
         not isinstance(config.seed, int)
         or isinstance(config.seed, bool)
@@ -281,6 +360,16 @@ def validate(config: TournamentConfig) -> None:
         raise ConfigError(
             f"{config.format} of {config.players}-player games needs at least {needed} bots, got {len(names)}"
         )
+    if config.solo and config.format != "round-robin":
+        raise ConfigError(
+            f"a solo tournament (players = 1) is a round-robin: every bot plays the same "
+            f"seeds; format {config.format!r} does not apply"
+        )
+    if config.solo and config.deals != "duplicate":
+        raise ConfigError(
+            "a solo tournament (players = 1) plays every bot on the same seeds, to compare "
+            f"scores seed by seed; deals {config.deals!r} does not apply"
+        )
     if config.format == "gauntlet" and not config.candidate:
         raise ConfigError(
             "a gauntlet needs a candidate: --candidate NAME (or candidate = ... in the file), "
@@ -291,11 +380,28 @@ def validate(config: TournamentConfig) -> None:
             f"gauntlet candidate {config.candidate!r} is not one of the bots: {', '.join(names)}"
         )
     for bot in config.bots:
-        check_bot(bot)
+        check_bot(bot, config.game)
 
 
-def check_bot(bot: BotEntry) -> None:
-    if bot.kind == "command":
+def check_options(game: Game, config: TournamentConfig) -> None:
+    """Let the game set up one match with the options: it names an unknown option or a bad
+    value (``InvalidConfig``). A game that reads no options may ignore them."""
+    if not config.options:
+        return
+    try:
+        game.new(config.game_config, 0)
+    except (InvalidConfig, ValueError, TypeError, KeyError) as exc:
+        text = " ".join(str(exc).split()) or type(exc).__name__
+        raise ConfigError(f"game options: {text}") from None
+
+
+def check_bot(bot: BotEntry, game: str) -> None:
+    if bot.kind == "builtin":
+        try:
+            make_policy(bot.target, game)
+        except UnknownPolicy as exc:  # e.g. no greedy policy for this game (yet)
+            raise ConfigError(f"bot {bot.name!r}: {exc}") from None
+    elif bot.kind == "command":
         try:
             argv = shlex.split(bot.target)
         except ValueError as exc:

@@ -17,6 +17,7 @@ from rich.table import Table
 from sqlalchemy.engine import Engine
 
 from tournament import storage
+from tournament.options import describe_options, options_note
 from tournament.ratings import EloTracker, Ladder, fit_ladder
 
 
@@ -97,12 +98,23 @@ def _fmt(value: float | None, pattern: str = "{:.0f}") -> str:
     return "-" if value is None else pattern.format(value)
 
 
+def is_solo(engine: Engine, tournament_id: str) -> bool:
+    """A solo tournament (one player per game) is reported by score, not Elo (``solo``)."""
+    row = storage.load_tournament(engine, tournament_id)
+    return row is not None and int(row["players"]) == 1
+
+
 def print_ladder(engine: Engine, tournament_id: str, ci: str | None = None) -> None:
+    if is_solo(engine, tournament_id):
+        from tournament.solo_report import print_solo
+
+        print_solo(engine, tournament_id)
+        return
     summary = summarize(engine, tournament_id, ci)
     t = summary.tournament
     table = Table(
         title=f"{t['name']} ({tournament_id}): {t['game']} {t['variant']}, {t['players']} players, "
-        f"{summary.matches} matches",
+        f"{summary.matches} matches{options_note(stored_options(t))}",
         caption=f"Elo fitted jointly (Bradley-Terry, mean 1500); 95% intervals by {summary.ladder.method_label}",
     )
     for column, justify in (
@@ -128,6 +140,18 @@ def print_ladder(engine: Engine, tournament_id: str, ci: str | None = None) -> N
     Console().print(table)
 
 
+def _row(engine: Engine, tournament_id: str) -> dict[str, Any]:
+    row = storage.load_tournament(engine, tournament_id)
+    if row is None:
+        raise LookupError(f"no tournament {tournament_id}")
+    return row
+
+
+def stored_options(tournament: dict[str, Any]) -> dict[str, Any]:
+    """The game options a stored tournament is played with."""
+    return dict(json.loads(str(tournament.get("config_json") or "{}")).get("options") or {})
+
+
 def public_facts(tournament: dict[str, Any]) -> dict[str, Any]:
     """The tournament's row as reports show it: a secret base seed only once it is over
     (before, it would give away the deal of every seed block still to be played)."""
@@ -139,11 +163,16 @@ def public_facts(tournament: dict[str, Any]) -> dict[str, Any]:
 
 
 def ladder_json(engine: Engine, tournament_id: str, ci: str | None = None) -> str:
+    if is_solo(engine, tournament_id):
+        from tournament.solo_report import solo_json
+
+        return solo_json(engine, tournament_id, public_facts(_row(engine, tournament_id)))
     summary = summarize(engine, tournament_id, ci)
     names = [e.name for e in summary.ladder.entries]
     return json.dumps(
         {
             "tournament": public_facts(summary.tournament),
+            "options": describe_options(stored_options(summary.tournament)),
             "matches": summary.matches,
             "method": summary.ladder.method,
             "method_requested": summary.ladder.requested_method,
@@ -163,6 +192,10 @@ def ladder_json(engine: Engine, tournament_id: str, ci: str | None = None) -> st
 
 
 def ladder_csv(engine: Engine, tournament_id: str, ci: str | None = None) -> str:
+    if is_solo(engine, tournament_id):
+        from tournament.solo_report import solo_csv
+
+        return solo_csv(engine, tournament_id)
     out = io.StringIO()
     rows = ladder_rows(summarize(engine, tournament_id, ci))
     writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["rank"])
@@ -173,6 +206,12 @@ def ladder_csv(engine: Engine, tournament_id: str, ci: str | None = None) -> str
 
 def write_reports(engine: Engine, tournament_id: str, folder: Path) -> Path:
     """ladder.json, ladder.csv, head_to_head.csv and report.html in ``folder``."""
+    if is_solo(engine, tournament_id):
+        from tournament.solo_report import write_solo_reports
+
+        return write_solo_reports(
+            engine, tournament_id, folder, public_facts(_row(engine, tournament_id))
+        )
     folder.mkdir(parents=True, exist_ok=True)
     summary = summarize(engine, tournament_id)
     (folder / "ladder.json").write_text(ladder_json(engine, tournament_id))

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
-from games import GameConfig, get_game
+from games import get_game
 from games.policies import make_policy
 from server.clock import SeatClock
 from server.match import Match
@@ -41,17 +41,23 @@ COMMIT_EVERY = 50
 COMMIT_SECONDS = 1.0
 
 
-def policy_seed(match_seed: int, seat: int) -> int:
-    """Built-in bots' own randomness, derived from the match: reruns reproduce the match."""
-    return int.from_bytes(hashlib.sha256(f"{match_seed}:{seat}".encode()).digest()[:4], "big")
+def policy_seed(match_seed: int, seat: int, bot: str) -> int:
+    """Built-in bots' own randomness, derived from the match: reruns reproduce the match. The
+    bot's name is part of it, so two entries of one built-in (``random`` and ``r2=random``)
+    are two bots, not one playing twice: on a solo seed they would otherwise play the same
+    game move for move."""
+    digest = hashlib.sha256(f"{match_seed}:{seat}:{bot}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
 
 
 def match_settings(config: TournamentConfig, spec: ScheduledMatch) -> MatchSettings:
-    """A tournament match's settings. With a secret base seed, MatchOver does not reveal the
-    seed: the runner reveals it when every match of its seed block is over (``SeedBlocks``)."""
+    """A tournament match's settings: the game's options included, so the referee (and the
+    replay it writes) sets the game up as the tournament says. With a secret base seed,
+    MatchOver does not reveal the seed: the runner reveals it when every match of its seed
+    block is over (``SeedBlocks``)."""
     return MatchSettings(
         game=config.game,
-        config=GameConfig(config.players, config.variant),
+        config=config.game_config,
         seed=spec.seed,
         salt=match_salt(config, spec.idx),
         reveal_seed=not config.secret_seed,
@@ -108,7 +114,7 @@ async def play_builtin(
         LocalSeat(
             i,
             SeatClock(settings.time_control),
-            make_policy(bots[name].target, config.game, policy_seed(spec.seed, i)),
+            make_policy(bots[name].target, config.game, policy_seed(spec.seed, i, name)),
             name,
         )
         for i, name in enumerate(spec.seats)
@@ -323,7 +329,7 @@ async def play_on_referee(
         bot = bots[name]
         if bot.kind == "builtin":
             local[seat] = LocalBot(
-                make_policy(bot.target, config.game, policy_seed(spec.seed, seat)), name
+                make_policy(bot.target, config.game, policy_seed(spec.seed, seat, name)), name
             )
         elif bot.kind == "command":
             commands[seat] = CommandBot(command=shlex.split(bot.target), name=name)

@@ -33,6 +33,13 @@ def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     sprt.add_argument("--variant", default="", help="variant (default: the game's first)")
     sprt.add_argument("--players", type=int, default=2, help="players per match (default 2)")
     sprt.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option, e.g. towns=1,3 or content=pack.toml (a file; repeat)",
+    )
+    sprt.add_argument(
         "--elo0", type=float, default=0.0, help="H0: the candidate is elo0 better (default 0)"
     )
     sprt.add_argument(
@@ -57,11 +64,24 @@ def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 def run(args: argparse.Namespace) -> int:
     import asyncio
+    from pathlib import Path
 
-    from tournament.config import ConfigError, TournamentConfig, parse_bot, validate
+    from tournament.config import (
+        ConfigError,
+        TournamentConfig,
+        option_flags,
+        parse_bot,
+        parse_options,
+        validate,
+    )
     from tournament.ratings import Sprt
     from tournament.sprt_run import run_sprt
 
+    if args.players == 1:
+        raise UsageError(
+            "the SPRT needs an opponent to finish above, and a solo game (--players 1) has "
+            "none: compare solo bots with kassen tournament run --players 1 (scores paired by seed)"
+        )
     try:
         candidate, baseline = parse_bot(args.candidate), parse_bot(args.baseline)
         field = tuple(parse_bot(f) for f in args.field)
@@ -74,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
             bots=(candidate, baseline, *field),
             seed=args.seed,
             concurrency=args.concurrency,
+            options=parse_options(option_flags(args.option), Path.cwd(), "--option"),
         )
         if len(field) < args.players - 2:
             raise ConfigError(

@@ -56,7 +56,16 @@ def _settings_flags(parser: argparse.ArgumentParser) -> None:
         "--variant", default=None, help="variant, e.g. advanced or winter (default: the first)"
     )
     parser.add_argument("--advanced", action="store_true", help="variant 'advanced'")
-    parser.add_argument("--players", type=int, default=None, help="players per match (default 2)")
+    parser.add_argument(
+        "--players", type=int, default=None, help="players per match (default 2; 1: solo)"
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option, e.g. towns=1,3 or content=pack.toml (a file; repeat)",
+    )
     parser.add_argument(
         "--format", default=None, choices=FORMATS, help="schedule (default round-robin)"
     )

@@ -16,10 +16,12 @@ from tournament.config import (
     ConfigError,
     TournamentConfig,
     load_file,
+    option_flags,
     parse_bot,
+    parse_options,
     validate,
 )
-from tournament.options import DEFAULT_DATABASE
+from tournament.options import DEFAULT_DATABASE, options_note
 from tournament.progress import progress_bar
 from tournament.runner import TournamentRunner, schedule_rows
 from tournament.schedule import gauntlet, round_robin
@@ -29,6 +31,7 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
     try:
         config = load_file(args.file) if args.file else TournamentConfig()
         bots = tuple(parse_bot(b) for b in args.bot)
+        flags = parse_options(option_flags(args.option), Path.cwd(), "--option")
         config = config.with_overrides(
             game=args.game,
             variant="advanced" if args.advanced else args.variant,
@@ -49,6 +52,7 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
             name=args.name,
             bots=(config.bots + bots) if bots else None,
             replays=False if args.no_replays else None,
+            options={**config.options, **flags} if flags else None,
         )
         validate(config)
     except ConfigError as exc:
@@ -122,8 +126,9 @@ def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bo
     configure("warning", json=False)  # the progress bar and the ladder say what happens
 
     hint = resume_command(tournament_id, config.database)
+    seats = "solo" if config.solo else f"{config.players} players"
     print(
-        f"tournament {tournament_id}: {config.format}, {len(config.bots)} bots, {config.game} {config.variant} {config.players} players (resume with: {hint})",
+        f"tournament {tournament_id}: {config.format}, {len(config.bots)} bots, {config.game} {config.variant} {seats}{options_note(config.options)} (resume with: {hint})",
         file=sys.stderr,
     )
     if not config.secret_seed:
