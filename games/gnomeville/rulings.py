@@ -88,6 +88,58 @@ RULINGS: dict[str, str] = {
     "(always possible: the group's spaces are emptied and a higher tier meets any Towerville "
     "mark); a chain keeps that space; an upgrade triggered by a gnome stepping off may use any "
     "space of its group.",
+    "G40": "The boulders of a troll card fall in the card's reading order without a question: "
+    "each acts on its own space only, so their order could change only where a new stand may go "
+    "(G11) before a later boulder falls (a stand placed under it is lost and placed again, so "
+    "every order reaches the same positions) and the order two lost ability cards go under "
+    "their pile (the card's order fixes it).",
+    "G41": "A destroyed building tile goes to its owner's bag, not the supply, at phase 5 step 3 "
+    "with the upgrade stacks (the seed: アップグレードまたは破壊された建物タイル…をすべてバッグに戻します); "
+    "until then it lies beside the board and is not in the bag for phase 4's events.",
+    "G42": "The order of a card's troll spawns (the FAQ lets the player choose it) is asked only "
+    "when the troll limit makes it matter. With room for r more trolls, p spawns that would "
+    "place a troll and s onto sword gnomes: the player chooses when p > r (which trolls appear) "
+    "or p = r and s > 0 (whether a sword gnome fights before the last troll stand is used, or "
+    "its icon is ignored after); otherwise all resolve in the card's order. A troll spawning on "
+    "a sword gnome needs a free troll stand, so with three trolls on the board it is ignored "
+    "like any fourth troll.",
+    "G43": "A moving troll stops at the edge, before a boulder or before another troll; in a "
+    "one-step arrow a blocked troll stays. A troll moving onto a sword gnome is defeated there "
+    "(+1 mushroom) and the building under that gnome is destroyed (G7).",
+    "G44": "The new stand of G11 is the lowest-numbered stand in camp (stands in camp are alike) "
+    "and is placed at once: before the rest of the troll card, and before buying when the river "
+    "washed the last gnome away.",
+    "G45": "A mushrooms bonus of a special delivery is taken without a question: it gives at "
+    "least the 1 mushroom its alternative gives.",
+    "G46": "Delivery bonuses: a sword or hammer goes to a deployed gnome that does not carry one "
+    "yet (a card that counts as one counts), a stew needs an empty stew, a tile needs that tile "
+    "in the town's share of the supply (G18), a removal names a boulder or troll on the own "
+    "board. A bonus that cannot be taken gives 1 mushroom without a question.",
+    "G47": "The three event cards lie under the round tracker's spaces for rounds 3, 4 and 5; "
+    "advancing the tracker in phase 5 reveals the one under the new space, so one event is face "
+    "up in round 3, two in round 4 and three in round 5 (the seed: 第3ラウンドはイベント1つ、"
+    "第4ラウンドは2つ…第5ラウンドは3つ; phase 5 step 2).",
+    "G48": "Riverville's river is washed at the start of phase 5, before buying: a building tile "
+    "there returns to the shared supply (not the bag), a gnome is exhausted, trolls and boulders "
+    "leave the board; bridges are not river.",
+    "G49": "A game stopped before its end (the referee's limit) is ranked as the towns stand: "
+    "VP so far (no adjacency goals), then building tiles on the board, then mushrooms left.",
+    "G50": "Players still tied after the seed's tie-breaks share the place: the contract's "
+    "ranking lists them by seat number and tiebreak['shared'] names each tied group. Solo: "
+    "tiebreak['rank'] is the rank title of the seed's table ('' under 40).",
+    "G51": "Determinization redraws what a seat cannot know: the order of the troll and "
+    "delivery decks, which cards lie in the face-down event slots, every bag's future draws, "
+    "and the ability piles' unseen cards (each pile keeps its size and the cards the seat saw go "
+    "under it); the other seats' progress since the last barrier is not visible, so the sample "
+    "starts them again from where the seat last saw them.",
+    "G52": "A board is full when no space is empty in the seed's sense (a tile, stand, troll or "
+    "boulder on every space); in phase 5 its building tiles go back to the bag, while gnomes, "
+    "boulders and trolls stay.",
+    "G53": "A stuck player resolves the whole ambush card before the round's card. The ambush "
+    "card is revealed from the top of the troll deck and discarded after the round.",
+    "G54": "No upgrade happens in phases 3 to 5: a gnome leaves a building there only by being "
+    "exhausted by a troll, a boulder or the river, and each of these destroys or removes the "
+    "building under it too, so no group of unoccupied tiles grows.",
 }
 
 
