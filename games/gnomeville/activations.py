@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 NONE = Option("none", "Do nothing", Act("none"))
 
+#: The 8 neighbours of each space, in space order (options are listed in board order).
+_AROUND = tuple(tuple(sorted(ns)) for ns in AROUND)
 _ADJACENT: dict[frozenset[tuple[int, int]], tuple[tuple[int, ...], ...]] = {}
 
 
@@ -50,7 +52,7 @@ def adjacent(town: Town) -> tuple[tuple[int, ...], ...]:
                 if orthogonal and (min(space, n), max(space, n)) in hedges:
                     continue
                 here.append(n)
-            rows.append(tuple(here))
+            rows.append(tuple(sorted(here)))
         found = _ADJACENT[hedges] = tuple(rows)
     return found
 
@@ -66,7 +68,7 @@ def deploy_spaces(town: Town, house: int) -> list[int]:
     """Where a house at ``house`` may put a new stand: any of its 8 neighbours without an
     enemy, a boulder or a gnome (a building is fine; hedges do not block: ruling G21)."""
     trolls, boulders, gnomes = town.trolls, town.boulders, town.gnome_at
-    return [n for n in AROUND[house] if not boulders[n] and n not in trolls and n not in gnomes]
+    return [n for n in _AROUND[house] if not boulders[n] and n not in trolls and n not in gnomes]
 
 
 def camp_gnome(town: Town) -> int:
