@@ -365,10 +365,9 @@ def test_the_ambush_is_revealed_only_if_someone_is_stuck_and_hits_only_the_stuck
     g.round_card = add_card(g, spawns=("a1",))
     enemy.begin_enemy(g)
     assert g.ambush_card == ambush and g.troll_deck == deck[1:]
-    assert [s.cards for s in (g.stacks[0][-1], g.stacks[1][-1])] == [  # type: ignore[attr-defined]
-        (g.round_card,),
-        (ambush, g.round_card),
-    ]
+    steps = [g.stacks[seat][-1] for seat in (0, 1)]
+    assert all(isinstance(step, enemy.EnemyStep) for step in steps)
+    assert [step.fields()["cards"] for step in steps] == [(g.round_card,), (ambush, g.round_card)]
 
 
 def test_the_phase_asks_through_pending_and_moves_on_to_scoring() -> None:
