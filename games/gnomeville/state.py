@@ -85,7 +85,10 @@ class GnomevilleState(GameState):
         self._held: list[list[Event]] = []
         #: Whether seats are working independently (their events are held until the barrier).
         self.independent = False
-        self.snapshot: tuple[Any, ...] = ()
+        #: The towns as they were at the last barrier, as plain records (``view.town_record``);
+        #: ``snapshot`` turns them into views when someone first looks.
+        self._records: tuple[Any, ...] = ()
+        self._snapshot: tuple[Any, ...] | None = None
         self._outcome: Outcome | None = None
         #: Facts the end of the game records (tie-breaks, solo rank).
         self.final: dict[str, Any] = {}
@@ -96,7 +99,7 @@ class GnomevilleState(GameState):
         self.stacks = [[] for _ in range(self.players)]
         self._decisions = [None] * self.players
         self._held = [[] for _ in range(self.players)]
-        self.snapshot = self._take_snapshot()
+        self._take_snapshot()
         self._barrier()
         self.setup_events: tuple[Event, ...] = tuple(self._events)
         self._events = []
@@ -184,7 +187,7 @@ class GnomevilleState(GameState):
             for held in self._held:
                 self._events.extend(held)
                 held.clear()
-        self.snapshot = self._take_snapshot()
+        self._take_snapshot()
 
     def open_phase(self) -> None:
         """Seats now work independently: split the supply into shares (ruling G18).
@@ -206,10 +209,22 @@ class GnomevilleState(GameState):
 
         phases.next_phase(self)
 
-    def _take_snapshot(self) -> tuple[Any, ...]:
-        from games.gnomeville.view import town_view
+    def _take_snapshot(self) -> None:
+        """Record the towns as plain values (cheap: most snapshots are never looked at)."""
+        from games.gnomeville.view import town_record
 
-        return tuple(town_view(self, town) for town in self.towns)
+        self._records = tuple(town_record(town) for town in self.towns)
+        self._snapshot = None
+
+    @property
+    def snapshot(self) -> tuple[Any, ...]:
+        """The public view of every town at the last barrier (``TownView``s, built once)."""
+        views = self._snapshot
+        if views is None:
+            from games.gnomeville.view import view_of_record
+
+            views = self._snapshot = tuple(view_of_record(self, r) for r in self._records)
+        return views
 
     # ------------------------------------------------------------------ helpers for steps
 

@@ -27,10 +27,15 @@ def row_col(space: int) -> tuple[int, int]:
     return divmod(space, SIZE)
 
 
+#: ``a1``..``e5`` for every space, in space order.
+SPACE_NAMES: tuple[str, ...] = tuple(
+    f"{'abcde'[space % SIZE]}{space // SIZE + 1}" for space in range(SPACES)
+)
+
+
 def space_name(space: int) -> str:
     """``a1``..``e5``: column letter, row number (row 1 at the top, as a card is printed)."""
-    row, col = divmod(space, SIZE)
-    return f"{'abcde'[col]}{row + 1}"
+    return SPACE_NAMES[space]
 
 
 def step_from(space: int, direction: str) -> int | None:

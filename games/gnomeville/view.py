@@ -91,35 +91,86 @@ class GnomevilleView:
     steps: tuple[StepView, ...]
 
 
-def town_view(g: GnomevilleState, town: Town) -> TownView:
+def town_record(town: Town) -> tuple[Any, ...]:
+    """What a ``TownView`` shows of ``town``, as plain values: a snapshot costs little to
+    take, and its view is built only if someone looks (``GnomevilleState.snapshot``)."""
+    return (
+        town.seat,
+        town.layout,
+        tuple(town.tiles),
+        tuple(town.boulders),
+        tuple(town.trolls),
+        tuple(town.gnome_at),
+        tuple(town.sword),
+        tuple(town.hammer),
+        tuple(town.graduated),
+        tuple(town.ability),
+        tuple(town.ability_used),
+        tuple(town.bag),
+        town.stumps,
+        town.stew,
+        town.mushrooms,
+        town.vp,
+        tuple(tuple(s) for s in town.stacks),
+        town.passed,
+        town.stuck,
+    )
+
+
+def view_of_record(g: GnomevilleState, record: tuple[Any, ...]) -> TownView:
+    (
+        seat,
+        layout,
+        tiles,
+        boulders,
+        trolls,
+        gnome_at,
+        sword,
+        hammer,
+        graduated,
+        ability,
+        ability_used,
+        bag,
+        stumps,
+        stew,
+        mushrooms,
+        vp,
+        stacks,
+        passed,
+        stuck,
+    ) = record
     abilities = g.pack.abilities
     return TownView(
-        seat=town.seat,
-        number=town.layout.number,
-        name=town.layout.name,
-        tiles=tuple(town.tiles),
-        boulders=tuple(town.boulders),
-        trolls=tuple(town.trolls),
+        seat=seat,
+        number=layout.number,
+        name=layout.name,
+        tiles=tiles,
+        boulders=boulders,
+        trolls=trolls,
         gnomes=tuple(
             GnomeView(
-                space=town.gnome_at[i],
-                sword=town.sword[i],
-                hammer=town.hammer[i],
-                graduated=town.graduated[i],
-                ability=abilities[town.ability[i]].id if town.ability[i] != EMPTY else "",
-                ability_used=town.ability_used[i],
+                space=gnome_at[i],
+                sword=sword[i],
+                hammer=hammer[i],
+                graduated=graduated[i],
+                ability=abilities[ability[i]].id if ability[i] != EMPTY else "",
+                ability_used=ability_used[i],
             )
-            for i in range(len(town.gnome_at))
+            for i in range(len(gnome_at))
         ),
-        bag=tuple(town.bag),
-        stumps=town.stumps,
-        stew=town.stew,
-        mushrooms=town.mushrooms,
-        vp=town.vp,
-        stacks=tuple(tuple(s) for s in town.stacks),
-        passed=town.passed,
-        stuck=town.stuck,
+        bag=bag,
+        stumps=stumps,
+        stew=stew,
+        mushrooms=mushrooms,
+        vp=vp,
+        stacks=stacks,
+        passed=passed,
+        stuck=stuck,
     )
+
+
+def town_view(g: GnomevilleState, town: Town) -> TownView:
+    return view_of_record(g, town_record(town))
 
 
 def observe(g: GnomevilleState, seat: int | None) -> GnomevilleView:
