@@ -10,10 +10,11 @@ class UnknownGame(LookupError):
 
 
 def _load() -> dict[str, Game]:
+    from games.gnomeville import GAME as GNOMEVILLE
     from games.root import GAME as ROOT
     from games.rumble_nation import GAME as RUMBLE_NATION
 
-    return {RUMBLE_NATION.name: RUMBLE_NATION, ROOT.name: ROOT}
+    return {RUMBLE_NATION.name: RUMBLE_NATION, ROOT.name: ROOT, GNOMEVILLE.name: GNOMEVILLE}
 
 
 _GAMES: dict[str, Game] | None = None

@@ -7,7 +7,10 @@ becomes a match that holds the referee's memory for days.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from games import GameConfig, UnknownGame, get_game
+from games.contract import check_config
 from kassen.v1 import referee_pb2 as pb
 from server.chance import draw_salt, draw_seed
 from server.settings import (
@@ -17,6 +20,9 @@ from server.settings import (
     DEFAULT_MAX_DECISIONS,
     MAX_DECISIONS_LIMIT,
     MAX_JOIN_TIMEOUT_MS,
+    MAX_OPTION_KEY_BYTES,
+    MAX_OPTIONS,
+    MAX_OPTIONS_BYTES,
     MAX_SEED,
     MAX_TIME_MS,
     MAX_WATCH_DELAY_MS,
@@ -47,11 +53,41 @@ def time_control_from(request: pb.CreateMatchRequest) -> TimeControl:
     )
 
 
+def checked_options(options: Mapping[str, str]) -> dict[str, str]:
+    """Game options within their bounds (count, key length, total size); ``InvalidSetting``
+    names the bound. What the keys and values mean is the game's to check (``Game.new``)."""
+    if len(options) > MAX_OPTIONS:
+        raise InvalidSetting(f"options: {len(options)} keys, above the limit of {MAX_OPTIONS}")
+    total = 0
+    for key, value in options.items():
+        size = len(key.encode())
+        if not key or size > MAX_OPTION_KEY_BYTES:
+            raise InvalidSetting(
+                f"options: key {key[:MAX_OPTION_KEY_BYTES]!r} must have 1 to "
+                f"{MAX_OPTION_KEY_BYTES} bytes"
+            )
+        total += size + len(value.encode())
+    if total > MAX_OPTIONS_BYTES:
+        raise InvalidSetting(
+            f"options: {total} bytes of keys and values, above the limit of {MAX_OPTIONS_BYTES}"
+        )
+    return dict(options)
+
+
 def settings_from_request(request: pb.CreateMatchRequest) -> MatchSettings:
     """The match a request asks for, with defaults; raises ``InvalidSetting``/``UnknownGame``
-    /``InvalidConfig`` (all answered with INVALID_ARGUMENT)."""
+    /``InvalidConfig`` (all answered with INVALID_ARGUMENT). The game's options are checked by
+    the game itself: it sets up a game with them once (an unknown key, a bad value or an
+    invalid content pack is ``InvalidConfig`` naming it)."""
     game = get_game(request.game)  # UnknownGame names the game
+    config = GameConfig(
+        players=request.players,
+        variant=request.variant or game.variants[0],
+        options=checked_options(request.options),
+    )
+    check_config(game, config)
     seed = _at_most("seed", request.seed, MAX_SEED) if request.HasField("seed") else draw_seed()
+    game.new(config, seed)  # InvalidConfig names a bad option before a match exists
     if request.failure_policy not in (
         pb.FAILURE_POLICY_UNSPECIFIED,
         pb.FAILURE_POLICY_FORFEIT,
@@ -61,7 +97,7 @@ def settings_from_request(request: pb.CreateMatchRequest) -> MatchSettings:
     watch_delay = _at_most("watch_delay_ms", request.watch_delay_ms, MAX_WATCH_DELAY_MS)
     return MatchSettings(
         game=game.name,
-        config=GameConfig(players=request.players, variant=request.variant or game.variants[0]),
+        config=config,
         seed=seed,
         salt=draw_salt(),
         time_control=time_control_from(request),
@@ -76,4 +112,10 @@ def settings_from_request(request: pb.CreateMatchRequest) -> MatchSettings:
     )
 
 
-__all__ = ["InvalidSetting", "UnknownGame", "settings_from_request", "time_control_from"]
+__all__ = [
+    "InvalidSetting",
+    "UnknownGame",
+    "checked_options",
+    "settings_from_request",
+    "time_control_from",
+]

@@ -23,7 +23,7 @@ from games.policies.base import DecisionContext
 from kassen import wire
 from kassen.v1 import referee_pb2 as pb
 from server.chance import commitment_of
-from server.replay import reveal_in_file, write_replay
+from server.replay import options_text, reveal_in_file, write_replay
 from server.results import MatchResult, Reason, SeatResult
 from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit, mean
 from server.settings import FailurePolicy, MatchSettings
@@ -612,6 +612,7 @@ class Match:
             variant=config.variant,
             players=config.players,
             seed_commitment=self.commitment,
+            options=options_text(config.options),
         )
 
     def result_proto(self) -> pb.MatchOver:

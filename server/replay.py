@@ -15,15 +15,22 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from games import GameConfig, IllegalDecision, get_game, replay
+from games import GameConfig, IllegalDecision, InvalidConfig, get_game, replay
 from server.chance import check_commitment, commitment_of
 
 if TYPE_CHECKING:
     from server.match import Match
+
+
+def options_text(options: Mapping[str, Any]) -> dict[str, str]:
+    """Game options as text, as the wire and the replay carry them."""
+    return {str(k): v if isinstance(v, str) else str(v) for k, v in options.items()}
+
 
 FORMAT = "kassen-replay/1"
 
@@ -38,6 +45,7 @@ def replay_record(match: Match) -> dict[str, Any]:
         "game": match.game.name,
         "variant": match.settings.config.variant,
         "players": match.settings.config.players,
+        "options": options_text(match.settings.config.options),
         "seed_commitment": commitment_of(match.settings.seed, match.settings.salt),
         "seed": match.settings.seed if match.seed_revealed else None,
         "salt": match.settings.salt if match.seed_revealed else None,
@@ -126,12 +134,18 @@ def verify_record(record: dict[str, Any]) -> Verified:
         )
     try:
         game = get_game(record["game"])
-        config = GameConfig(players=int(record["players"]), variant=str(record["variant"]))
+        config = GameConfig(
+            players=int(record["players"]),
+            variant=str(record["variant"]),
+            options=_options(record.get("options")),
+        )
         decisions = [(int(s), int(i)) for s, i in record["decisions"]]
         state = replay(game, config, int(record["seed"]), decisions)
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, IllegalDecision):
             raise ReplayError(f"re-simulation failed: {exc}") from None
+        if isinstance(exc, InvalidConfig):
+            raise ReplayError(f"the game cannot be set up: {exc}") from None
         raise ReplayError(f"malformed replay: {exc}") from None
     if state.digest() != record.get("digest"):
         raise ReplayError(
@@ -144,6 +158,17 @@ def verify_record(record: dict[str, Any]) -> Verified:
     ):
         raise ReplayError("final scores or ranking differ from the recorded ones")
     return Verified(game.name, len(decisions), state.digest(), scores, commitment is not None)
+
+
+def _options(found: Any) -> dict[str, str]:
+    """The game options of a record (none in replays written before options travelled)."""
+    if found is None:
+        return {}
+    if not isinstance(found, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in found.items()
+    ):
+        raise ReplayError("malformed replay: options must map names to texts")
+    return found
 
 
 def _matches_commitment(record: dict[str, Any], commitment: str) -> bool:

@@ -28,6 +28,11 @@ MAX_SEED = 2**63 - 1
 MESSAGE_BYTES_RANGE = (1024, 16 * 1024 * 1024)
 LIVE_MATCHES_RANGE = (1, 100_000)
 PING_INTERVAL_RANGE_MS = (100, 600_000)
+#: Game options (``CreateMatchRequest.options``): how many keys, how long a key, and the bytes
+#: of all keys and values together (a Gnomeville content pack travels as text in ``content``).
+MAX_OPTIONS = 64
+MAX_OPTION_KEY_BYTES = 64
+MAX_OPTIONS_BYTES = 256 * 1024
 
 
 class FailurePolicy(enum.Enum):

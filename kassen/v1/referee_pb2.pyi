@@ -13,6 +13,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from kassen.v1 import gnomeville_pb2 as _gnomeville_pb2
 from kassen.v1 import root_pb2 as _root_pb2
 from kassen.v1 import rumble_nation_pb2 as _rumble_nation_pb2
 import builtins as _builtins
@@ -404,6 +405,7 @@ class Option(_message.Message):
     LABEL_FIELD_NUMBER: _builtins.int
     RUMBLE_NATION_FIELD_NUMBER: _builtins.int
     ROOT_FIELD_NUMBER: _builtins.int
+    GNOMEVILLE_FIELD_NUMBER: _builtins.int
     key: _builtins.str
     """Stable across versions and languages, e.g. "place:7:2", "tactic:scout", "kyo", "stop"."""
     label: _builtins.str
@@ -412,6 +414,8 @@ class Option(_message.Message):
     def rumble_nation(self) -> _rumble_nation_pb2.RumbleNationOption: ...
     @_builtins.property
     def root(self) -> _root_pb2.RootOption: ...
+    @_builtins.property
+    def gnomeville(self) -> _gnomeville_pb2.GnomevilleOption: ...
     def __init__(
         self,
         *,
@@ -419,12 +423,13 @@ class Option(_message.Message):
         label: _builtins.str = ...,
         rumble_nation: _rumble_nation_pb2.RumbleNationOption | None = ...,
         root: _root_pb2.RootOption | None = ...,
+        gnomeville: _gnomeville_pb2.GnomevilleOption | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "root", b"root", "rumble_nation", b"rumble_nation"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "gnomeville", b"gnomeville", "root", b"root", "rumble_nation", b"rumble_nation"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "key", b"key", "label", b"label", "root", b"root", "rumble_nation", b"rumble_nation"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "gnomeville", b"gnomeville", "key", b"key", "label", b"label", "root", b"root", "rumble_nation", b"rumble_nation"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_detail: _TypeAlias = _typing.Literal["rumble_nation", "root"]  # noqa: Y015
+    _WhichOneofReturnType_detail: _TypeAlias = _typing.Literal["rumble_nation", "root", "gnomeville"]  # noqa: Y015
     _WhichOneofArgType_detail: _TypeAlias = _typing.Literal["detail", b"detail"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_detail) -> _WhichOneofReturnType_detail | None: ...
 
@@ -438,21 +443,25 @@ class Observation(_message.Message):
 
     RUMBLE_NATION_FIELD_NUMBER: _builtins.int
     ROOT_FIELD_NUMBER: _builtins.int
+    GNOMEVILLE_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def rumble_nation(self) -> _rumble_nation_pb2.RumbleNationObservation: ...
     @_builtins.property
     def root(self) -> _root_pb2.RootObservation: ...
+    @_builtins.property
+    def gnomeville(self) -> _gnomeville_pb2.GnomevilleObservation: ...
     def __init__(
         self,
         *,
         rumble_nation: _rumble_nation_pb2.RumbleNationObservation | None = ...,
         root: _root_pb2.RootObservation | None = ...,
+        gnomeville: _gnomeville_pb2.GnomevilleObservation | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "root", b"root", "rumble_nation", b"rumble_nation"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gnomeville", b"gnomeville", "root", b"root", "rumble_nation", b"rumble_nation"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "root", b"root", "rumble_nation", b"rumble_nation"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gnomeville", b"gnomeville", "root", b"root", "rumble_nation", b"rumble_nation"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["rumble_nation", "root"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["rumble_nation", "root", "gnomeville"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -727,10 +736,31 @@ class MatchSetup(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    @_typing.final
+    class OptionsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     GAME_FIELD_NUMBER: _builtins.int
     VARIANT_FIELD_NUMBER: _builtins.int
     PLAYERS_FIELD_NUMBER: _builtins.int
     SEED_COMMITMENT_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """e.g. "rumble-nation"."""
     variant: _builtins.str
@@ -740,6 +770,10 @@ class MatchSetup(_message.Message):
     """SHA-256 commitment to the game seed (lowercase hex of "<seed>:<salt>"): the same seed and
     the same answers give the same game, and the seed is revealed in MatchOver.seed_reveal.
     """
+    @_builtins.property
+    def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """The game's options as the match was created with them (see CreateMatchRequest.options)."""
+
     def __init__(
         self,
         *,
@@ -747,10 +781,11 @@ class MatchSetup(_message.Message):
         variant: _builtins.str = ...,
         players: _builtins.int = ...,
         seed_commitment: _builtins.str = ...,
+        options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "players", b"players", "seed_commitment", b"seed_commitment", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "options", b"options", "players", b"players", "seed_commitment", b"seed_commitment", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -792,6 +827,26 @@ class CreateMatchRequest(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    @_typing.final
+    class OptionsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     GAME_FIELD_NUMBER: _builtins.int
     VARIANT_FIELD_NUMBER: _builtins.int
     PLAYERS_FIELD_NUMBER: _builtins.int
@@ -801,6 +856,7 @@ class CreateMatchRequest(_message.Message):
     JOIN_TIMEOUT_MS_FIELD_NUMBER: _builtins.int
     MAX_DECISIONS_FIELD_NUMBER: _builtins.int
     WATCH_DELAY_MS_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     variant: _builtins.str
     """Default: the game's first variant."""
@@ -825,6 +881,15 @@ class CreateMatchRequest(_message.Message):
     def time_control(self) -> Global___TimeControl:
         """Each field defaults on its own (see TimeControl)."""
 
+    @_builtins.property
+    def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """Game options, by name, as text (docs/games/<game>.md lists each game's; e.g. Gnomeville's
+        "turn_by_turn" = "1,2" or "content" = the text of a content pack). Checked by the game: an
+        unknown key or a bad value is INVALID_ARGUMENT naming it. At most 64 keys of 64 bytes and
+        262144 bytes in all (keys and values); the referee's largest accepted message
+        (kassen serve --max-message-bytes, 65536 by default) must also hold the request.
+        """
+
     def __init__(
         self,
         *,
@@ -837,10 +902,11 @@ class CreateMatchRequest(_message.Message):
         join_timeout_ms: _builtins.int = ...,
         max_decisions: _builtins.int = ...,
         watch_delay_ms: _builtins.int = ...,
+        options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "failure_policy", b"failure_policy", "game", b"game", "join_timeout_ms", b"join_timeout_ms", "max_decisions", b"max_decisions", "players", b"players", "seed", b"seed", "time_control", b"time_control", "variant", b"variant", "watch_delay_ms", b"watch_delay_ms"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "failure_policy", b"failure_policy", "game", b"game", "join_timeout_ms", b"join_timeout_ms", "max_decisions", b"max_decisions", "options", b"options", "players", b"players", "seed", b"seed", "time_control", b"time_control", "variant", b"variant", "watch_delay_ms", b"watch_delay_ms"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015

@@ -7,7 +7,7 @@ from typing import Any
 
 from games.contract import Decision, Event, Game, Option
 from kassen.v1 import referee_pb2 as pb
-from kassen.wire import root, rumble_nation
+from kassen.wire import gnomeville, root, rumble_nation
 
 _JSON = json.JSONEncoder(
     separators=(",", ":"), default=lambda o: list(o) if isinstance(o, (tuple, set)) else str(o)
@@ -23,6 +23,8 @@ def observation_to_proto(game: str, view: Any) -> pb.Observation:
         return pb.Observation(rumble_nation=rumble_nation.view_to_proto(view))
     if game == "root":
         return pb.Observation(root=root.view_to_proto(view))
+    if game == "gnomeville":
+        return pb.Observation(gnomeville=gnomeville.view_to_proto(view))
     raise UnsupportedGame(game)
 
 
@@ -37,12 +39,17 @@ class ObservationEncoder:
             rumble_nation.ViewEncoder(target.rumble_nation) if game == "rumble-nation" else None
         )
         self._root = root.ViewEncoder(target.root) if game == "root" else None
+        self._gnomeville = (
+            gnomeville.ViewEncoder(target.gnomeville) if game == "gnomeville" else None
+        )
 
     def encode(self, view: Any) -> None:
         if self._rumble_nation is not None:
             self._rumble_nation.encode(view)
         elif self._root is not None:
             self._root.encode(view)
+        elif self._gnomeville is not None:
+            self._gnomeville.encode(view)
         else:
             self.target.CopyFrom(observation_to_proto(self.game, view))
 
@@ -53,6 +60,8 @@ def observation_from_proto(msg: pb.Observation) -> Any:
         return rumble_nation.view_from_proto(msg.rumble_nation)
     if which == "root":
         return root.view_from_proto(msg.root)
+    if which == "gnomeville":
+        return gnomeville.view_from_proto(msg.gnomeville)
     raise UnsupportedGame(str(which))
 
 
@@ -63,6 +72,10 @@ def option_to_proto(game: str, option: Option) -> pb.Option:
         )
     if game == "root":
         return pb.Option(key=option.key, label=option.label, root=root.option_to_proto(option))
+    if game == "gnomeville":
+        return pb.Option(
+            key=option.key, label=option.label, gnomeville=gnomeville.option_to_proto(option)
+        )
     return pb.Option(key=option.key, label=option.label)
 
 
@@ -73,6 +86,8 @@ def option_from_proto(msg: pb.Option) -> Option:
         value = rumble_nation.option_value_from_proto(msg.rumble_nation)
     elif which == "root":
         value = root.option_value_from_proto(msg.root)
+    elif which == "gnomeville":
+        value = gnomeville.option_value_from_proto(msg.gnomeville)
     return Option(msg.key, msg.label, value)
 
 
