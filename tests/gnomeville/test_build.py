@@ -8,7 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
-from games.gnomeville import GnomevilleState
+from games.contract import GameConfig, replay
+from games.gnomeville import GAME, GnomevilleState
 from games.gnomeville.buildings import KINDS, Tile
 from games.gnomeville.movement import MoveStep
 from games.gnomeville.rulings import ruling
@@ -29,6 +30,7 @@ from tests.gnomeville.helpers import (
     play,
     play_random,
     put,
+    random_answer,
     sp,
     tile_counts,
     town,
@@ -344,7 +346,8 @@ VARIANTS = ("standard", "turn-by-turn", "master-build")
 
 def invariants(before: list[int]) -> Callable[[GnomevilleState], None]:
     """A check after every answer: tiles kept (per kind, wherever they are), no negative
-    mushrooms or bag counts, gnomes on distinct spaces but while one passes through (G20)."""
+    mushrooms or bag counts, gnomes on distinct spaces but while one passes through (G20),
+    and every decision pending a real choice (2+ options, distinct keys)."""
 
     def check(state: GnomevilleState) -> None:
         assert tile_counts(state) == before
@@ -355,6 +358,9 @@ def invariants(before: list[int]) -> Callable[[GnomevilleState], None]:
             if len(deployed) != len(set(deployed)):
                 moving = [s for s in state.stacks[t.seat] if isinstance(s, MoveStep)]
                 assert moving and moving[-1].through != EMPTY
+        for d in state.pending():
+            option_keys = {o.key for o in d.options}
+            assert len(option_keys) == len(d.options) > 1, (d.kind, option_keys)
 
     return check
 
@@ -370,3 +376,25 @@ def test_random_games_finish_keeping_every_tile_and_never_owing_mushrooms(
         g = new_state(players, variant, seed=seed, sides=sides)
         play_random(g, random.Random(seed), pass_rate=0.05, check=invariants(tile_counts(g)))
         assert g.is_over
+        if seed < 2:
+            config = GameConfig(players, variant, {"sides": sides})
+            assert replay(GAME, config, seed, g.history).digest() == g.digest()
+
+
+@pytest.mark.parametrize("variant", ["standard", "turn-by-turn"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_order_in_which_seats_answer_never_changes_the_game(
+    players: int, variant: str, depth: Depth
+) -> None:
+    """Each seat answers from its own random stream; answering in seat order or in reverse
+    order must give the very same game (own bag streams, supply shares: ruling G18)."""
+    for seed in range(depth(fast=3, slow=30)):
+        finals = []
+        for reverse in (False, True):
+            g = new_state(players, variant, seed=seed, sides="back")
+            streams = [random.Random(seed * 10 + seat) for seat in range(players)]
+            while g.pending():
+                for d in sorted(g.pending(), key=lambda d: -d.seat if reverse else d.seat):
+                    g.apply(d.seat, random_answer(streams[d.seat], d, 0.05))
+            finals.append(g.canonical())
+        assert finals[0] == finals[1]
