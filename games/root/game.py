@@ -17,7 +17,8 @@ class Root:
     def new(self, config: GameConfig, seed: int) -> RootState:
         check_config(self, config)
         games = config.options.get("games", 2)
-        if games not in (1, 2):
+        # Options from the command line and the wire are text: "1" is 1.
+        if games not in (1, 2, "1", "2") or isinstance(games, bool):
             raise InvalidConfig(f"root plays a contest of 1 or 2 games, not {games!r}")
         return RootState(config, seed)
 

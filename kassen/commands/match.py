@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kassen.commands.credentials import add_ca_flag, add_token_flag, admin_token, tls_ca
+from kassen.commands.game_options import add_option_flags, config_problem, options_from
 from kassen.errors import UsageError
 from server.settings import (  # constants and plain dataclasses; the referee is imported by run
     DEFAULT_BANK_MS,
@@ -45,6 +46,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--advanced", action="store_true", help="advanced rules (variant 'advanced')"
     )
     match.add_argument("--variant", default=None, help="variant name (overrides --advanced)")
+    add_option_flags(match)
     match.add_argument("--watch", action="store_true", help="print the game as a spectator sees it")
     match.add_argument(
         "--decision-ms", type=int, default=DEFAULT_DECISION_MS, help="free time per decision"
@@ -115,12 +117,17 @@ def run(args: argparse.Namespace) -> int:
         config = GameConfig(
             players=len(args.seat),
             variant=args.variant or ("advanced" if args.advanced else game.variants[0]),
+            options=options_from(args),
         )
         if not args.seat:
             raise UsageError("name the bots with --seat, once per seat")
         check_config(game, config)
     except (UnknownGame, InvalidConfig) as exc:
         raise UsageError(str(exc)) from None
+    try:
+        game.new(config, 0)  # the game checks its options before anything starts
+    except InvalidConfig as exc:
+        raise config_problem(exc, args) from None
     if args.max_decisions <= 0:
         raise UsageError("--max-decisions must be positive")
     if args.decision_ms <= 0 or args.bank_ms < 0:

@@ -16,11 +16,15 @@ SHOWN_DIGITS = 16
 
 def print_header(title: str, config: GameConfig, setup: pb.MatchSetup, seed: int | None) -> None:
     """The match as announced; a seed the referee drew stays secret, only its commitment shows."""
-    line = f"{title}, {config.players} players, {config.variant} rules"
+    from tournament.options import options_note
+
+    who = "1 player (solo)" if config.players == 1 else f"{config.players} players"
+    line = f"{title}, {who}, {config.variant} rules"
+    note = options_note(config.options)
     if seed is not None:
-        print(f"{line}, seed {seed}")
+        print(f"{line}, seed {seed}{note}")
         return
-    print(line)
+    print(line + note)
     print(f"seed: secret until the end (commitment {setup.seed_commitment[:SHOWN_DIGITS]}…)")
     sys.stdout.flush()
 

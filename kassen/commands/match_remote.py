@@ -93,6 +93,7 @@ def _create_request(request: Request) -> pb.CreateMatchRequest:
         if request.failure_policy is FailurePolicy.VOID
         else pb.FAILURE_POLICY_FORFEIT,
         max_decisions=request.max_decisions,
+        options=dict(request.config.options),
     )
     if request.seed is not None:
         message.seed = request.seed

@@ -6,6 +6,7 @@ import argparse
 import random
 from typing import TYPE_CHECKING
 
+from kassen.commands.game_options import add_option_flags, config_problem, options_from
 from kassen.errors import UsageError
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     play.add_argument(
         "--bots", default=None, help="comma-separated built-in bots per seat (default: all random)"
     )
+    add_option_flags(play)
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.set_defaults(run=run)
 
@@ -47,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     variant = args.variant or ("advanced" if args.advanced else game.variants[0])
     if args.players is None:
         args.players = max(game.player_counts)
-    config = GameConfig(players=args.players, variant=variant)
+    config = GameConfig(players=args.players, variant=variant, options=options_from(args))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     names = (
         [name.strip() for name in args.bots.split(",")] if args.bots else ["random"] * args.players
@@ -58,23 +60,33 @@ def run(args: argparse.Namespace) -> int:
         policies = [
             make_policy(name, game.name, seed * 131 + seat) for seat, name in enumerate(names)
         ]
-        game.new(config, seed)  # validates the configuration before anything is printed
-    except (UnknownPolicy, InvalidConfig) as exc:
+    except UnknownPolicy as exc:
         raise UsageError(str(exc)) from None
+    try:
+        game.new(config, seed)  # validates the configuration before anything is printed
+    except InvalidConfig as exc:
+        raise config_problem(exc, args) from None
 
     def show(events: tuple[Event, ...]) -> None:
         if not args.quiet:
             for event in events:
                 print(game.describe(event))
 
-    print(f"{game.title}, {args.players} players, {variant} rules, seed {seed}")
+    from tournament.options import options_note
+
+    who = "1 player (solo)" if args.players == 1 else f"{args.players} players"
+    print(f"{game.title}, {who}, {variant} rules, seed {seed}{options_note(config.options)}")
     print("Seats: " + ", ".join(f"Player {i + 1} = {name}" for i, name in enumerate(names)))
     state = play_local(game, config, seed, policies, on_events=show)
     outcome = state.outcome()
     if outcome is None:
         print("The game did not finish.")
         return 1
-    if args.quiet:
+    if args.players == 1:
+        rank = outcome.tiebreak.get("rank")
+        title = f", rank {rank}" if rank else (", no rank" if rank is not None else "")
+        print(f"Solo: Player 1 ({names[0]}) scored {outcome.scores[0]} points{title}")
+    elif args.quiet:
         for rank, seat in enumerate(outcome.ranking, 1):
             print(f"{rank}. Player {seat + 1} ({names[seat]}) {outcome.scores[seat]}")
     return 0

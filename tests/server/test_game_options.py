@@ -191,3 +191,13 @@ def test_options_beyond_their_bounds_are_refused_naming_the_bound() -> None:
     error = run(scenario())
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "options:" in (error.details() or "")
+
+
+def test_root_takes_its_games_option_as_text() -> None:
+    from games import GameConfig, InvalidConfig, get_game
+
+    root = get_game("root")
+    assert root.new(GameConfig(2, "autumn", {"games": "1"}), 1).games == 1  # type: ignore[attr-defined]
+    for bad in ("3", "one", True):
+        with pytest.raises(InvalidConfig, match="1 or 2 games"):
+            root.new(GameConfig(2, "autumn", {"games": bad}), 1)
