@@ -72,7 +72,7 @@ def deploy_spaces(town: Town, house: int) -> list[int]:
 
 
 def camp_gnome(town: Town) -> int:
-    """The lowest-numbered gnome in camp, or EMPTY."""
+    """The lowest-numbered gnome in camp, or EMPTY (the stand a house deploys: ruling G21)."""
     for gnome, at in enumerate(town.gnome_at):
         if at == EMPTY:
             return gnome

@@ -110,7 +110,8 @@ def draw_tile(town: Town) -> int:
 
 
 def give_up(g: GnomevilleState, town: Town, reason: str) -> None:
-    """End this town's build phase for the round (ruling G4: a pass is final)."""
+    """End this town's build phase for the round (ruling G4: a pass is final; turn by turn
+    too, ruling G31)."""
     town.passed = True
     g.emit(town.seat, "pass", seat=town.seat, reason=reason)
 
@@ -139,11 +140,11 @@ class BuildStep(Step):
                     give_up(g, town, "empty bag")
                     return FINISHED
                 if not town.stew and abilities.first_ready(g, town, "stew") != EMPTY:
-                    return DRAW_OR_STEW
+                    return DRAW_OR_STEW  # ruling G29: a stew card, before a draw
                 return DRAW_OPTIONS
             if stage == "second_chance":
                 tile = town.drawn
-                redraw = abilities.first_ready(g, town, "redraw") != EMPTY
+                redraw = abilities.first_ready(g, town, "redraw") != EMPTY  # ruling G29
                 if not town.stew and not redraw:
                     self.stage = "done" if self.mode == "draw" else "place"
                     continue
@@ -265,7 +266,7 @@ def next_build_stage(g: GnomevilleState) -> bool:
         drawn = [t for t in g.towns if t.drawn != EMPTY]
         if not drawn:
             return False
-        # Everyone's tile is revealed at once, then each places and resolves it.
+        # Ruling G31: the kept tiles are revealed at once, then each seat places and resolves.
         g.emit(
             None,
             "reveal",

@@ -131,7 +131,8 @@ class UpgradeStep(Step):
             return tuple(line_option(t) for t in self.choices)
         if stage == "space":
             if g.master_build and self.placed and self.space in self.group:
-                # Master-build: the space whose placement triggered it (a chain keeps it).
+                # Ruling G32, master-build: the space whose placement triggered it (a chain
+                # keeps it); after a step-off (``placed`` False) any space of the group.
                 return (space_option(self.tile, self.space),)
             return tuple(space_option(self.tile, s) for s in self.group)
         return FINISHED

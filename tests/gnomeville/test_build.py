@@ -398,3 +398,21 @@ def test_the_order_in_which_seats_answer_never_changes_the_game(
                     g.apply(d.seat, random_answer(streams[d.seat], d, 0.05))
             finals.append(g.canonical())
         assert finals[0] == finals[1]
+
+
+def test_every_event_reads_as_one_line_and_build_events_have_their_own_words() -> None:
+    from games.gnomeville.describe import _LINES, describe, generic
+
+    seen: set[str] = set()
+    for seed, variant in enumerate(VARIANTS * 3):
+        g = new_state(2, variant, seed=seed, sides="back")
+        rng = random.Random(seed)
+        while g.pending():
+            for d in g.pending():
+                for event in g.apply(d.seat, random_answer(rng, d, 0.05)):
+                    line = describe(event)
+                    assert line and "\n" not in line
+                    if event.kind in _LINES:
+                        seen.add(event.kind)
+                        assert line != generic(event), event
+    assert {"draw", "place", "move", "mushroom", "gnome_tile", "stacked", "upgrade"} <= seen
