@@ -25,7 +25,7 @@ class MostSoldiersBot(Bot):
     def choose(self, request: Request) -> int:
         # Option keys are stable: "place:<castle>:<soldiers>" after a roll (docs/games/).
         placements = [i for i, o in enumerate(request.options) if o.key.startswith("place:")]
-        if placements:
+        if placements and request.game == "rumble-nation":  # other games place other things
             return max(placements, key=lambda i: int(request.options[i].key.split(":")[2]))
         if "roll" in [o.key for o in request.options]:
             return request.index_of("roll")
