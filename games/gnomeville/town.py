@@ -70,6 +70,9 @@ ORTHOGONAL = _neighbours(STEPS4)
 AROUND = _neighbours(STEPS8)
 
 
+_LINKED: dict[frozenset[tuple[int, int]], tuple[tuple[int, ...], ...]] = {}
+
+
 class Geometry:
     """A layout's adjacency: orthogonal links minus hedges (Mazeville), and the 8-neighbourhood."""
 
@@ -78,11 +81,14 @@ class Geometry:
     def __init__(self, layout: TownLayout) -> None:
         self.layout = layout
         hedges = layout.hedges
+        linked = _LINKED.get(hedges)
+        if linked is None:  # computed once per set of hedges: every new game makes towns
+            linked = _LINKED[hedges] = tuple(
+                tuple(n for n in ORTHOGONAL[s] if (min(s, n), max(s, n)) not in hedges)
+                for s in range(SPACES)
+            )
         #: Orthogonal neighbours a gnome may step to and an upgrade group may connect through.
-        self.linked: tuple[tuple[int, ...], ...] = tuple(
-            tuple(n for n in ORTHOGONAL[s] if (min(s, n), max(s, n)) not in hedges)
-            for s in range(SPACES)
-        )
+        self.linked: tuple[tuple[int, ...], ...] = linked
         self.around = AROUND
 
     def hedge_between(self, a: int, b: int) -> bool:
