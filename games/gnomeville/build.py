@@ -241,8 +241,7 @@ def begin_build(g: GnomevilleState) -> None:
     for town in g.towns:
         town.passed = False
         town.stuck = False
-        town.stumps = 0
-        town.drawn = EMPTY
+        town.stumps = 0  # the gnome tiles went back to the bag in phase 5
     g.open_phase()
     if g.round in g.turn_by_turn:
         g.stage = "draw"
