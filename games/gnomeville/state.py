@@ -166,6 +166,9 @@ class GnomevilleState(GameState):
             if self._outcome is not None:
                 break
             self._next_phase()
+            # The public towns as the new phase opens: after its shared work (scoring, the
+            # refresh, the river...), before any seat's own work.
+            self._take_snapshot()
             if self._outcome is not None:
                 break
             for seat in range(self.players):
@@ -176,7 +179,7 @@ class GnomevilleState(GameState):
         self._pending = tuple(d for d in self._decisions if d is not None)
 
     def _close_phase(self) -> None:
-        """Settle the supply shares, publish what each seat did, refresh the public towns."""
+        """Settle the supply shares and publish what each seat did."""
         if self.independent:
             for town in self.towns:
                 for kind in BUILDINGS:
@@ -187,7 +190,6 @@ class GnomevilleState(GameState):
             for held in self._held:
                 self._events.extend(held)
                 held.clear()
-        self._take_snapshot()
 
     def open_phase(self) -> None:
         """Seats now work independently: split the supply into shares (ruling G18).
