@@ -33,6 +33,11 @@ from games.root.cards import CARD_BY_ID, standard_deck
 from games.root.state import RootState
 from games.rumble_nation.state import DRAFT, RumbleNationState
 from tests.conftest import Depth
+from tests.gnomeville.hidden_check import (
+    gnomeville_check,
+    gnomeville_rebuild,
+    gnomeville_secret,
+)
 
 #: Random games played per configuration, (fast, --slow), and decisions checked per game (about).
 GAMES = {"rumble-nation": (10, 30), "root": (6, 16)}
@@ -168,6 +173,7 @@ def root_rebuild(view: Any, seed: int) -> GameState | None:
 HIDDEN: dict[str, Hidden] = {
     "rumble-nation": Hidden(rumble_nation_check, rumble_nation_secret, rumble_nation_rebuild),
     "root": Hidden(root_check, root_secret, root_rebuild),
+    "gnomeville": Hidden(gnomeville_check, gnomeville_secret, gnomeville_rebuild),
 }
 
 CONFIGS = [

@@ -129,9 +129,10 @@ RULINGS: dict[str, str] = {
     "tiebreak['rank'] is the rank title of the seed's table ('' under 40).",
     "G51": "Determinization redraws what a seat cannot know: the order of the troll and "
     "delivery decks, which cards lie in the face-down event slots, every bag's future draws, "
-    "and the ability piles' unseen cards (each pile keeps its size and the cards the seat saw go "
-    "under it); the other seats' progress since the last barrier is not visible, so the sample "
-    "starts them again from where the seat last saw them.",
+    "and the ability piles' unseen cards (each pile keeps its size; the cards the seat saw go "
+    "under a pile, its own put back and anyone's lost, stay where they are); the other seats' "
+    "progress since the last barrier is not visible, so the sample starts them again from "
+    "where the seat last saw them.",
     "G52": "A board is full when no space is empty in the seed's sense (a tile, stand, troll or "
     "boulder on every space); in phase 5 its building tiles go back to the bag, while gnomes, "
     "boulders and trolls stay.",

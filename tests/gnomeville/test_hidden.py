@@ -1,0 +1,110 @@
+"""Determinization (ruling G51): what a sample redraws and what it keeps. The same checks run
+over random games of every variant in ``tests/test_determinize.py`` (``hidden_check.py``)."""
+
+from __future__ import annotations
+
+import random
+
+from games.contract import GameConfig
+from games.gnomeville import GAME, GnomevilleState
+from games.gnomeville.hidden import DEALT, PUBLIC, _mark, _redraw_piles, determinize
+from games.gnomeville.rulings import ruling
+from tests.gnomeville.helpers import choose, kind, new_state, play_random, town
+from tests.gnomeville.hidden_check import gnomeville_check, gnomeville_rebuild
+
+
+def _played(players: int, seed: int, answers: int) -> GnomevilleState:
+    g = GAME.new(GameConfig(players, "standard"), seed)
+    rng = random.Random(seed)
+    for _ in range(answers):
+        pending = g.pending()
+        if not pending:
+            break
+        d = pending[0]
+        g.apply(d.seat, rng.randrange(len(d.options)))
+    return g
+
+
+def test_g51_decks_events_and_bag_streams_are_redrawn_and_the_view_kept() -> None:
+    assert "redraws what a seat cannot know" in ruling("G51")
+    g = _played(3, seed=4, answers=40)
+    before = g.canonical()
+    samples = [determinize(g, 1, seed) for seed in range(6)]
+    assert g.canonical() == before
+    for sample in samples:
+        gnomeville_check(g, sample, 1)
+        assert sample.observe(1) == g.observe(1)
+    again = determinize(g, 1, 3)
+    assert again.canonical() == samples[3].canonical()
+    assert len({tuple(s.troll_deck) for s in samples}) > 1
+    assert len({tuple(s.delivery_deck) for s in samples}) > 1
+    assert len({tuple(s.events[s.events_up :]) for s in samples}) > 1
+    assert len({s.towns[0].rng.random() for s in samples}) == 6
+
+
+def test_g51_what_the_others_did_since_the_barrier_is_not_in_the_sample() -> None:
+    g = new_state(2, seed=2)
+    t0 = town(g, 0)
+    bag_before = list(t0.bag)
+    choose(g, "draw", 0)  # seat 0 draws: held from seat 1 until the barrier
+    assert t0.drawn != -1
+    sample = determinize(g, 1, 7)
+    assert sample.towns[0].drawn == -1 and sample.towns[0].bag == bag_before
+    assert kind(sample, 0) == "build.draw"
+    assert [answer for answer in sample.history] == []
+    own = determinize(g, 0, 7)  # the seat's own progress stays
+    assert own.towns[0].drawn == t0.drawn and kind(own, 0) == kind(g, 0)
+    gnomeville_check(g, sample, 1)
+
+
+def test_g51_a_sample_plays_on_to_the_end() -> None:
+    g = _played(4, seed=9, answers=60)
+    for seat in range(4):
+        sample = determinize(g, seat, seat)
+        play_random(sample, random.Random(seat))
+        assert sample.outcome() is not None and g.outcome() is None
+
+
+def test_g51_a_pile_follows_cards_out_of_the_top_and_under_the_bottom() -> None:
+    g = new_state(2, seed=1)
+    pile = town(g, 0).ability_pile
+    before = [list(pile), list(town(g, 1).ability_pile)]
+    marks = [[DEALT] * len(before[0]), [DEALT] * len(before[1])]
+    drawn = pile[:2]
+    del pile[:2]
+    pile.append(drawn[1])  # kept drawn[0], put drawn[1] back
+    _mark(g, before, marks, ())
+    assert marks[0] == [DEALT] * (len(before[0]) - 2) + [0]
+    before = [list(pile), list(town(g, 1).ability_pile)]
+    pile.append(drawn[0])  # the gnome with drawn[0] is exhausted: everybody saw it
+    from games.contract import Event
+
+    lost = Event("exhausted", {"seat": 0, "ability": g.pack.abilities[drawn[0]].id})
+    _mark(g, before, marks, (lost,))
+    assert marks[0][-2:] == [0, PUBLIC]
+
+
+def test_g51_known_pile_cards_stay_and_the_rest_is_redrawn_without_duplicates() -> None:
+    g = new_state(2, seed=1)
+    own, other = town(g, 0), town(g, 1)
+    own_pile, other_pile = list(own.ability_pile), list(other.ability_pile)
+    marks = [[DEALT] * (len(own_pile) - 1) + [0], [DEALT] * (len(other_pile) - 1) + [PUBLIC]]
+    seen_by_1 = [[DEALT] * len(own_pile), [DEALT] * (len(other_pile) - 1) + [1]]
+    _redraw_piles(g, 0, marks, random.Random(3))
+    assert own.ability_pile[-1] == own_pile[-1] and other.ability_pile[-1] == other_pile[-1]
+    cards = own.ability_pile + other.ability_pile
+    assert len(cards) == len(set(cards)) == len(own_pile) + len(other_pile)
+    assert cards != own_pile + other_pile
+    _redraw_piles(g, 0, seen_by_1, random.Random(3))  # seat 1's own put-back: unknown to 0
+    assert len(set(own.ability_pile + other.ability_pile)) == len(cards)
+
+
+def test_the_view_of_round_one_rebuilds_the_same_sample() -> None:
+    g = new_state(2, seed=5)
+    choose(g, "draw", 0)
+    view = g.observe(1)
+    rebuilt = gnomeville_rebuild(view, 11)
+    assert rebuilt is not None and rebuilt.observe(1) == view
+    assert determinize(rebuilt, 1, 4).canonical() == determinize(g, 1, 4).canonical()
+    g = _played(2, seed=5, answers=80)
+    assert g.round > 1 and gnomeville_rebuild(g.observe(0), 1) is None
