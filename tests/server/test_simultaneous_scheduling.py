@@ -137,6 +137,11 @@ class FakeBot:
     #: (request id, monotonic time) of every answer sent.
     answered: list[tuple[int, float]] = field(default_factory=list)
     target: RemoteSeat | None = None
+    #: At its ``at``-th request (1-based) the bot does one bad thing: "duplicate" (answers,
+    #: then repeats that answer), "stale" (answers an old request id instead) or "drop" (its
+    #: stream breaks and it never rejoins).
+    misbehave: str = ""
+    at: int = 0
 
     def __post_init__(self) -> None:
         self.rng = random.Random(1000 + self.seat)
@@ -148,11 +153,20 @@ class FakeBot:
         request = pb.DecisionRequest()
         request.CopyFrom(message.decision)
         self.requests.append(request)
+        loop = asyncio.get_running_loop()
+        if len(self.requests) == self.at and self.misbehave:
+            assert self.target is not None
+            if self.misbehave == "drop":
+                self.target.detach(self.target.stream_generation)
+                return
+            if self.misbehave == "stale":
+                loop.call_later(0.001, self._answer, request.request_id - 1, 0)
+                return
         if self.delay is not None:
             index = self.rng.randrange(len(request.options))
-            asyncio.get_running_loop().call_later(
-                self.delay, self._answer, request.request_id, index
-            )
+            loop.call_later(self.delay, self._answer, request.request_id, index)
+            if len(self.requests) == self.at and self.misbehave == "duplicate":
+                loop.call_later(self.delay + 0.001, self._answer, request.request_id, index)
 
     def _answer(self, request_id: int, index: int) -> None:
         assert self.target is not None
@@ -182,6 +196,7 @@ async def play_toy(
     policy: FailurePolicy = FailurePolicy.FORFEIT,
     clock: TimeControl = ROOMY,
     max_decisions: int = 10_000,
+    misbehave: tuple[int, str, int] | None = None,
 ) -> tuple[Match, MatchResult, list[FakeBot | None]]:
     """Play the toy game; a delay per seat (``"local"``: an in-process random policy)."""
     players = len(delays)
@@ -193,6 +208,7 @@ async def play_toy(
         failure_policy=policy,
         max_decisions=max_decisions,
         join_timeout_ms=1000,
+        reconnect_ms=100,
     )
     seats: list[Seat] = []
     bots: list[FakeBot | None] = []
@@ -208,6 +224,8 @@ async def play_toy(
         seat = RemoteSeat(index, SeatClock(clock), "toy")
         seat.encoder = NoObservation()  # type: ignore[assignment]
         bot = FakeBot(index, delay, target=seat)
+        if misbehave is not None and misbehave[0] == index:
+            bot.misbehave, bot.at = misbehave[1], misbehave[2]
         seat.attach(bot)
         seats.append(seat)
         bots.append(bot)
@@ -367,5 +385,54 @@ def test_an_answer_to_a_decision_no_longer_pending_is_asked_again() -> None:
         assert kinds[0] == "toy.p0.f0" and "toy.p0.f1" in kinds
         assert len([s for s, _ in match.state.history if s == 1]) == 2
         assert not result.seats[1].forfeited
+
+    run(scenario)
+
+
+def test_a_repeated_answer_is_ignored_with_a_notice_while_others_decide() -> None:
+    async def scenario() -> None:
+        match, result, bots = await play_toy(
+            Toy(phases=2), [0.0, 0.003, 0.01], misbehave=(1, "duplicate", 1)
+        )
+        assert result.reason is Reason.COMPLETED
+        assert not any(r.forfeited for r in result.seats)
+        bot1 = bots[1]
+        assert bot1 is not None
+        notices = [m.notice.code for m in bot1.others if m.WhichOneof("message") == "notice"]
+        assert notices == ["duplicate_answer"]
+        assert len(match.state.history) == 2 * (1 + 2 + 3)
+
+    run(scenario)
+
+
+def test_a_stale_answer_forfeits_only_that_seat() -> None:
+    async def scenario() -> None:
+        match, result, _ = await play_toy(
+            Toy(phases=2), [0.0, 0.002, 0.01], misbehave=(2, "stale", 2)
+        )
+        assert result.reason is Reason.COMPLETED
+        assert [r.reason for r in result.seats] == [
+            Reason.COMPLETED,
+            Reason.COMPLETED,
+            Reason.STALE_REQUEST,
+        ]
+        assert len(match.state.history) == 2 * (1 + 2 + 3)
+
+    run(scenario)
+
+
+def test_a_seat_that_drops_and_does_not_rejoin_forfeits_alone() -> None:
+    async def scenario() -> None:
+        started = time.monotonic()
+        match, result, _ = await play_toy(
+            Toy(phases=2), [0.0, 0.002, 0.01], misbehave=(1, "drop", 2)
+        )
+        assert result.reason is Reason.COMPLETED
+        assert result.seats[1].reason is Reason.DISCONNECTED and result.seats[1].rank == 3
+        assert not result.seats[0].forfeited and not result.seats[2].forfeited
+        # Seat 2 went on deciding during seat 1's reconnect window (100 ms).
+        seats = [seat for seat, _ in match.state.history]
+        assert seats[: seats.index(1, seats.index(1) + 1)].count(2) >= 1
+        assert time.monotonic() - started < 1.0
 
     run(scenario)
