@@ -1,10 +1,12 @@
 """Replay files: the seed and every decision of a match, verified by re-simulation.
 
 Format (JSON, ``"format": "kassen-replay/1"``, documented field by field in
-docs/protocol.md): game, variant, players, the seed commitment and (once revealed) seed and
-salt, the decisions as ``[seat, option_index]`` pairs in the order they were applied
-(including the random answers played for a forfeited seat), the final scores and ranking of
-the game, the digest of the final state, and the referee's result per seat.
+docs/protocol.md): game, variant, players, the game's options (text; a file written before
+options travelled has none and is verified without), the seed commitment and (once revealed)
+seed and salt, the decisions as ``[seat, option_index]`` pairs in the order they were applied
+(in a simultaneous phase, the order the answers arrived; including the random answers played
+for a forfeited seat), the final scores and ranking of the game, the digest of the final
+state, and the referee's result per seat.
 
 A replay written while its seed is still secret (a tournament match whose seed block has
 matches to play) has ``"seed": null`` and ``"salt": null``; ``reveal_in_file`` fills them in
