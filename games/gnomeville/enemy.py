@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.contract import Option
-from games.gnomeville.content import SIZE, Arrow, TrollCard
+from games.gnomeville.content import DIRECTIONS, SIZE, SPACES, Arrow, TrollCard
 from games.gnomeville.damage import destroy_building, exhaust
 from games.gnomeville.steps import FINISHED, Act, Options, Step
 from games.gnomeville.town import EMPTY, Town, space_name, step_from
@@ -94,45 +94,45 @@ def spawn_troll(g: GnomevilleState, town: Town, space: int) -> None:
         exhaust(g, town, gnome, "troll")
 
 
+#: The space one step from each space towards N, E, S and W (EMPTY off the board).
+_NEXT: dict[str, tuple[int, ...]] = {
+    d: tuple(EMPTY if (n := step_from(s, d)) is None else n for s in range(SPACES))
+    for d in DIRECTIONS
+}
+#: How many rows or columns each space is behind the lead, per direction (G9).
+_BEHIND: dict[str, tuple[int, ...]] = {
+    "N": tuple(s // SIZE for s in range(SPACES)),
+    "S": tuple(SIZE - 1 - s // SIZE for s in range(SPACES)),
+    "E": tuple(SIZE - 1 - s % SIZE for s in range(SPACES)),
+    "W": tuple(s % SIZE for s in range(SPACES)),
+}
+
+
 def leading_first(trolls: list[int], direction: str) -> tuple[int, ...]:
     """G9: the troll furthest in the arrow's direction moves first (ties: lower space)."""
-
-    def lead(space: int) -> tuple[int, int]:
-        row, col = divmod(space, SIZE)
-        ahead = {"N": row, "S": -row, "E": -col, "W": col}[direction]
-        return ahead, space
-
-    return tuple(sorted(trolls, key=lead))
+    behind = _BEHIND[direction]
+    return tuple(sorted(trolls, key=lambda space: (behind[space], space)))
 
 
-def move_once(g: GnomevilleState, town: Town, space: int, direction: str) -> int:
-    """Move the troll on ``space`` one step. Returns its new space, the same space if it is
-    blocked (the edge, a boulder or another troll: G9; trolls pass hedges), or EMPTY if a sword
-    gnome defeated it (+1 mushroom, the building under the gnome destroyed, G7). Moving on, it
-    destroys the building and exhausts the gnome it meets."""
-    target = step_from(space, direction)
-    if target is None or town.boulders[target] or target in town.trolls:
-        return space
-    trolls = town.trolls
-    trolls[trolls.index(space)] = target
-    g.emit(
-        town.seat,
-        "troll_moves",
-        seat=town.seat,
-        space=space_name(space),
-        to=space_name(target),
-    )
-    gnome = town.gnome_on(target)
-    destroy_building(g, town, target, "troll")
+def arrive(g: GnomevilleState, town: Town, space: int) -> int:
+    """A moving troll enters ``space``: it destroys the building there and exhausts the gnome
+    there, unless that gnome has a sword and defeats it (+1 mushroom; the building is still
+    destroyed, G43). Returns the troll's space, or EMPTY if it was defeated."""
+    gnome = town.gnome_on(space)
+    destroy_building(g, town, space, "troll")
     if gnome == EMPTY:
-        return target
+        return space
     if town.has_sword(gnome, g.pack):
-        trolls.remove(target)
+        town.trolls.remove(space)
         town.mushrooms += 1
-        g.emit(town.seat, "troll_defeated", seat=town.seat, space=space_name(target), gnome=gnome)
+        g.emit(town.seat, "troll_defeated", seat=town.seat, space=space_name(space), gnome=gnome)
         return EMPTY
     exhaust(g, town, gnome, "troll")
-    return target
+    return space
+
+
+def _moved(g: GnomevilleState, town: Town, start: int, end: int) -> None:
+    g.emit(town.seat, "troll_moves", seat=town.seat, space=space_name(start), to=space_name(end))
 
 
 # ---------------------------------------------------------------------- the step
@@ -278,23 +278,37 @@ class EnemyStep(Step):
 
     def _arrows(self, g: GnomevilleState, town: Town, arrows: tuple[Arrow, ...]) -> bool:
         """Move the trolls arrow by arrow; True if interrupted by a restand. ``moved`` is -1
-        until the current arrow's queue is drawn up."""
+        until the current arrow's queue is drawn up. A troll stops at the edge, before a
+        boulder or another troll (G9, G43); hedges do not stop it. One ``troll_moves`` event
+        per stretch of its way, cut where it meets something."""
+        trolls, boulders, tiles, gnomes = town.trolls, town.boulders, town.tiles, town.gnome_at
         while self.index < len(arrows):
             arrow = arrows[self.index]
+            nxt = _NEXT[arrow.direction]
+            until = arrow.until_blocked
             if self.moved < 0:
-                self.queue = leading_first(town.trolls, arrow.direction)
+                self.queue = leading_first(trolls, arrow.direction)
                 self.moved = 0
             while self.queue:
-                space = self.queue[0]
-                while space != EMPTY and (arrow.until_blocked or self.moved == 0):
-                    target = move_once(g, town, space, arrow.direction)
-                    if target == space:
+                space = start = self.queue[0]
+                while until or self.moved == 0:
+                    target = nxt[space]
+                    if target == EMPTY or boulders[target] or target in trolls:
                         break
+                    trolls[trolls.index(space)] = target
                     self.moved += 1
                     space = target
-                    if space != EMPTY and self._interrupted(g):
-                        self.queue = (space, *self.queue[1:])
-                        return True
+                    if tiles[target] != EMPTY or target in gnomes:
+                        _moved(g, town, start, target)
+                        start = target
+                        space = arrive(g, town, target)
+                        if space == EMPTY:
+                            break
+                        if self._interrupted(g):
+                            self.queue = (space, *self.queue[1:])
+                            return True
+                if space != EMPTY and space != start:
+                    _moved(g, town, start, space)
                 self.queue = self.queue[1:]
                 self.moved = 0
             self.index += 1
