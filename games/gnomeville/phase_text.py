@@ -39,7 +39,8 @@ def _bonus(d: Data) -> str:
         where = f" at {d['space']}" if "space" in d else ""
         return f"{_seat(d)} takes the {d['bonus']} delivery bonus{extra}{where}"
     if d.get("taken") == "mushrooms":
-        return f"{_seat(d)} takes {d['mushrooms']} mushrooms from the delivery"
+        n = d["mushrooms"]
+        return f"{_seat(d)} takes {n} mushroom{'' if n == 1 else 's'} from the delivery"
     return f"{_seat(d)} takes 1 mushroom instead of the {d['bonus']} delivery bonus"
 
 

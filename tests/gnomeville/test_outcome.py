@@ -121,3 +121,25 @@ def test_whole_random_games_end_with_a_full_ranking(players: int) -> None:
         assert g.events_up == 3
         kinds = [e.kind for e in g._events]
         assert kinds[-1] == "game_over"
+
+
+def test_every_event_of_phases_three_to_five_reads_as_one_line() -> None:
+    from games.contract import Event
+    from games.gnomeville.phase_text import KINDS, describe_phase
+
+    seen: set[str] = set()
+    for players in (1, 3):
+        for seed in range(4):
+            g = GAME.new(GameConfig(players, "standard", {"sides": "back"}), seed)
+            rng = random.Random(seed)
+            while g.pending():
+                d = g.pending()[0]
+                for event in g.apply(d.seat, rng.randrange(len(d.options))):
+                    line = describe_phase(event)
+                    if event.kind in KINDS:
+                        assert line and "\n" not in line and line == GAME.describe(event)
+                        seen.add(event.kind)
+                    else:
+                        assert line is None
+    assert {"boulder", "troll", "troll_moves", "score", "delivery", "game_over"} <= seen
+    assert describe_phase(Event("no-such-kind", {})) is None
