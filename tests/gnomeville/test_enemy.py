@@ -386,3 +386,39 @@ def test_the_phase_asks_through_pending_and_moves_on_to_scoring() -> None:
     choose(g, "spawn:d4", 1)
     assert g.phase != "enemy"
     assert sp("b4") in town(g, 0).trolls and sp("d4") in town(g, 1).trolls
+
+
+def test_g53_a_stuck_player_resolves_the_whole_ambush_before_the_round_card() -> None:
+    assert "whole ambush card before" in ruling("G53")
+    g = table()
+    t = town(g)
+    put_gnome(t, 0, "a1")
+    ambush = add_card(g, spawns=("c1",), arrows=(("S", True),))
+    card = add_card(g, boulders=("c5",))
+    attack(g, card, ambush=ambush)
+    # The ambush's troll ran down to c5 first; then the round card's boulder crushed it.
+    assert t.trolls == [] and t.boulders[sp("c5")]
+
+
+def test_g53_the_ambush_card_is_discarded_when_the_next_round_begins() -> None:
+    from games.gnomeville import phases
+
+    g = table(players=2)
+    town(g, 0).stuck = True
+    g.round_card = add_card(g)
+    enemy.begin_enemy(g)
+    assert g.ambush_card != EMPTY
+    phases.begin_round(g)
+    assert g.ambush_card == EMPTY
+
+
+def test_g54_no_upgrade_in_the_enemy_phase_the_gnomes_tile_goes_with_it() -> None:
+    assert "No upgrade" in ruling("G54")
+    g = table()
+    t = town(g)
+    put(t, "market", "a1", "a2", "a3")
+    put_gnome(t, 0, "a3")
+    put_gnome(t, 1, "e5")
+    attack(g, add_card(g, boulders=("a3",)))
+    assert t.stacks == [] and t.tiles[sp("a1")] == t.tiles[sp("a2")] == Tile.MARKET
+    assert t.tiles[sp("a3")] == EMPTY and t.gnome_at[0] == EMPTY
