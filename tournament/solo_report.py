@@ -118,12 +118,15 @@ def print_solo(engine: Engine, tournament_id: str) -> None:
     if not summary.comparisons:
         return
     pairs = Table(
-        title=f"Paired by seed: bot − opponent, mean of the per-seed differences ({level} t interval)",
+        title=f"Paired by seed: score(bot) − score(opponent) seed by seed, mean and {level} t "
+        "interval",
         caption="every bot played the same seeds; a seed's deal moves both scores, the "
         "per-seed difference cancels it",
     )
     for column in ("bot", "opponent", "seeds", "mean diff", f"{level} interval", "verdict"):
-        pairs.add_column(column, justify="left" if column in ("bot", "opponent") else "right")
+        pairs.add_column(
+            column, justify="left" if column in ("bot", "opponent", "verdict") else "right"
+        )
     for c in summary.comparisons:
         pairs.add_row(
             c.bot,

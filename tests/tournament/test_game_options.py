@@ -196,3 +196,10 @@ def test_multiplayer_gnomeville_round_robin_runs_and_rates(
     for row in report["ladder"]:
         assert row["games"] == per_bot
         assert row["elo"] is not None and row["ci_low"] <= row["elo"] <= row["ci_high"]
+
+
+def test_sprt_checks_its_options_too(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--candidate", "random", "--baseline", "r2=random", "--game", "gnomeville"]
+    assert main(["tournament", "sprt", *args, "--option", "towns=1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "game options: towns names 1 towns for 2 players" in err[0]
