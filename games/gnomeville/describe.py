@@ -16,6 +16,12 @@ from games.contract import Event
 Data = Mapping[str, Any]
 
 
+def _a(noun: object) -> str:
+    """``a market``, ``an armory``."""
+    text = str(noun)
+    return f"{'an' if text[:1] in 'aeiou' else 'a'} {text}"
+
+
 def _seat(d: Data) -> str:
     return f"Seat {d.get('seat', '?')}"
 
@@ -54,11 +60,11 @@ def _stew(d: Data) -> str:
 
 
 _LINES: dict[str, Callable[[Data], str]] = {
-    "draw": lambda d: f"{_seat(d)} draws a {d['tile']}",
+    "draw": lambda d: f"{_seat(d)} draws {_a(d['tile'])}",
     "pass": _pass,
     "second_chance": _second_chance,
     "unplaceable": lambda d: f"{_seat(d)} cannot place the {d['tile']}: it goes back to the bag",
-    "place": lambda d: f"{_seat(d)} places a {d['tile']} on {d['space']}",
+    "place": lambda d: f"{_seat(d)} places {_a(d['tile'])} on {d['space']}",
     "gnome_tile": lambda d: (
         f"{_seat(d)} covers stump {d['stump']} with a gnome tile: {d['movement']} movement"
     ),
@@ -71,7 +77,7 @@ _LINES: dict[str, Callable[[Data], str]] = {
     ),
     "boulder_broken": lambda d: f"{_seat(d)}: {_gnome(d)} smashes the boulder on {d['space']}",
     "troll_defeated": lambda d: f"{_seat(d)}: {_gnome(d)} defeats the troll on {d['space']}",
-    "buy": lambda d: f"{_seat(d)} buys a {d['tile']} for {d['cost']} mushroom(s)",
+    "buy": lambda d: f"{_seat(d)} buys {_a(d['tile'])} for {d['cost']} mushroom(s)",
     "deploy": lambda d: f"{_seat(d)} deploys {_gnome(d)} on {d['space']}",
     "stew": _stew,
     "hammer": lambda d: f"{_seat(d)}: {_gnome(d)} takes a hammer",
@@ -86,7 +92,7 @@ _LINES: dict[str, Callable[[Data], str]] = {
     "stacked": lambda d: (
         f"{_seat(d)} stacks the {d['tile']}s on {', '.join(d['spaces'])} (stack of {d['height']})"
     ),
-    "upgrade": lambda d: f"{_seat(d)} upgrades to a {d['tile']} on {d['space']}",
+    "upgrade": lambda d: f"{_seat(d)} upgrades to {_a(d['tile'])} on {d['space']}",
     "upgrade_blocked": lambda d: (
         f"{_seat(d)}: the {d['tile']}s on {', '.join(d['spaces'])} cannot upgrade "
         "(no tile left to take)"

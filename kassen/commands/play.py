@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from kassen.commands.game_options import add_option_flags, config_problem, options_from
@@ -67,10 +68,21 @@ def run(args: argparse.Namespace) -> int:
     except InvalidConfig as exc:
         raise config_problem(exc, args) from None
 
+    # A game may tell a seat of its own move at once and everyone later (Gnomeville's
+    # simultaneous phases): the log, which sees all, prints such an event once.
+    told: Counter[tuple[str, str]] = Counter()
+
     def show(events: tuple[Event, ...]) -> None:
-        if not args.quiet:
-            for event in events:
-                print(game.describe(event))
+        if args.quiet:
+            return
+        for event in events:
+            same = (event.kind, repr(sorted(event.data.items())))
+            if event.private_to is not None:
+                told[same] += 1
+            elif told[same]:
+                told[same] -= 1
+                continue
+            print(game.describe(event))
 
     from tournament.options import options_note
 

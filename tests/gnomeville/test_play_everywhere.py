@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.contract import GameConfig
+from games.contract import Event, GameConfig
 from games.gnomeville import GAME
 from games.local import play_local
 from games.policies.registry import make_policy
@@ -64,3 +64,21 @@ def test_each_seat_may_choose_its_side() -> None:
     for decision in reversed(pending):
         state.apply(decision.seat, 1 if decision.seat % 2 else 0)
     assert [t.layout.number for t in state.towns] == [1, backs[1], 1, backs[3]]
+
+
+def test_the_play_log_tells_each_simultaneous_move_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """A seat learns of its own draw at once and the table at the barrier; the log (which
+    sees everything) prints it once: as many draw lines as the game made draws."""
+    code = main(["play", "gnomeville", "--players", "2", "--bots", "greedy,greedy", "--seed", "5"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    public_draws = 0
+
+    def count(events: tuple[Event, ...]) -> None:
+        nonlocal public_draws
+        public_draws += sum(1 for e in events if e.kind == "draw" and e.private_to is None)
+
+    policies = [make_policy("greedy", "gnomeville", 5 * 131 + seat) for seat in range(2)]
+    play_local(GAME, GameConfig(2, "standard"), 5, policies, on_events=count)
+    assert public_draws > 10
+    assert sum(1 for line in out.splitlines() if " draws " in line) == public_draws
