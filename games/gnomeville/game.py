@@ -95,6 +95,9 @@ class Gnomeville:
         )
         return GnomevilleState(config, seed, pack_for(config.options), rounds, master)
 
+    def solo_ranks(self, config: GameConfig) -> tuple[tuple[int, str], ...]:  # for tournaments
+        return pack_for(config.options).components.solo_ranks
+
     def describe(self, event: Event) -> str:
         from games.gnomeville.describe import describe
 
