@@ -8,7 +8,6 @@ import json
 import math
 import shutil
 import sqlite3
-from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
@@ -20,18 +19,6 @@ from tournament.config import TournamentConfig, load_file, parse_bot, validate
 from tournament.runner import Progress, TournamentRunner
 
 PACK = resources.files("games.gnomeville").joinpath("content").joinpath("standard.toml")
-
-
-@pytest.fixture(autouse=True)
-def gnomeville_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Until games/registry.py lists Gnomeville, register it for this process (the runs here
-    use one worker, in-process)."""
-    from games import registry
-    from games.gnomeville import GAME
-
-    if GAME.name not in registry.games():
-        monkeypatch.setitem(registry.games(), GAME.name, GAME)
-    yield
 
 
 def write_file(folder: Path, options: str, players: int = 1, games: int = 3) -> Path:

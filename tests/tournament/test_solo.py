@@ -9,44 +9,27 @@ import math
 import sqlite3
 import statistics
 from contextlib import redirect_stderr, redirect_stdout
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
-from games import get_game
-from games.policies import UnknownPolicy, make_policy
+from games import GameConfig, get_game, replay
+from games.policies import UnknownPolicy
 from kassen.cli import main
 from tournament.config import TournamentConfig, parse_bot, validate
-from tournament.solo import rank_table
+from tournament.solo import rank_index, rank_table
 
 SEEDS = 4
+PACK = resources.files("games.gnomeville").joinpath("content").joinpath("standard.toml")
 #: Student t 0.975 quantile for SEEDS - 1 degrees of freedom (printed tables).
 T975_3 = 3.182446
 
 
-def register_gnomeville(patch: pytest.MonkeyPatch) -> None:
-    """Until games/registry.py lists Gnomeville, register it for this process (the runs here
-    use one worker, in-process, so nothing else needs to know)."""
-    from games import registry
-    from games.gnomeville import GAME
-
-    if GAME.name not in registry.games():
-        patch.setitem(registry.games(), GAME.name, GAME)
-
-
-@pytest.fixture(autouse=True)
-def gnomeville_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    register_gnomeville(monkeypatch)
-
-
 def solo_bots() -> list[str]:
-    """Built-in bots for a solo field: greedy when Gnomeville has one, two randoms either way
-    (their randomness differs: it derives from the bot's name)."""
-    try:
-        make_policy("greedy", "gnomeville")
-        return ["random", "r2=random", "greedy"]
-    except UnknownPolicy:
-        return ["random", "r2=random", "r3=random"]
+    """Built-in bots for a solo field: greedy and two randoms (their randomness differs: it
+    derives from the bot's name)."""
+    return ["random", "r2=random", "greedy"]
 
 
 def run(*args: str) -> int:
@@ -63,8 +46,7 @@ def solo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
     folder = tmp_path_factory.mktemp("solo")
     bot_flags = [flag for bot in solo_bots() for flag in ("--bot", bot)]
     err, out = io.StringIO(), io.StringIO()
-    with pytest.MonkeyPatch.context() as patch, redirect_stderr(err), redirect_stdout(out):
-        register_gnomeville(patch)
+    with redirect_stderr(err), redirect_stdout(out):
         code = run(
             "run",
             "--game",
@@ -162,6 +144,43 @@ def test_rank_table_counts_add_up_to_the_games_played(solo_run: tuple[Path, str,
         assert sum(row[h] for h in headers) == row["games"]
 
 
+def test_rank_counts_agree_with_the_engines_own_rank_titles(
+    solo_run: tuple[Path, str, str],
+) -> None:
+    """Re-simulate every replay: the title the engine gives the final score (its outcome's
+    tiebreak) is the row of the rank table the report counted the game in."""
+    folder, tid, _ = solo_run
+    game = get_game("gnomeville")
+    counted: dict[str, list[str]] = {}
+    for path in (folder / "out" / tid / "replays").glob("*.json"):
+        record = json.loads(path.read_text())
+        config = GameConfig(1, record["variant"], record.get("options") or {})
+        decisions = [(int(seat), int(index)) for seat, index in record["decisions"]]
+        outcome = replay(game, config, int(record["seed"]), decisions).outcome()
+        assert outcome is not None and list(outcome.scores) == record["scores"]
+        table = rank_table(game, config)
+        index = rank_index(outcome.scores[0], table)
+        title = outcome.tiebreak.get("solo_rank", outcome.tiebreak.get("rank"))
+        if isinstance(title, str):  # the engine's title ("" for no rank)
+            assert (table[index][1] if index < len(table) else "") == title
+        header = f"{table[index][0]}+" if index < len(table) else "no rank"
+        counted.setdefault(record["result"]["seats"][0]["bot"], []).append(header)
+    report = json.loads((folder / "out" / tid / "ladder.json").read_text())
+    for row in report["ladder"]:
+        for header in ("no rank", *(f"{a}+" for a, _ in rank_table(game, GameConfig(1)))):
+            assert row[header] == counted[row["bot"]].count(header)
+
+
+def test_a_content_pack_brings_its_own_rank_table() -> None:
+    from games.gnomeville import GAME
+
+    text = PACK.read_text(encoding="utf-8").replace("at_least = 80", "at_least = 95")
+    standard = rank_table(GAME, GameConfig(1, "standard"))
+    custom = rank_table(GAME, GameConfig(1, "standard", {"content": text}))
+    assert [a for a, _ in standard] == [80, 70, 60, 50, 40]
+    assert [a for a, _ in custom] == [95, 70, 60, 50, 40]
+
+
 def test_text_csv_and_ladder_show_report_the_same_tournament(
     solo_run: tuple[Path, str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -215,14 +234,15 @@ def test_sprt_refuses_a_solo_game_and_says_why(capsys: pytest.CaptureFixture[str
     assert len(err) == 1 and "solo game" in err[0] and "--players 1" in err[0]
 
 
-def test_a_builtin_the_game_lacks_is_refused_up_front() -> None:
+def test_a_builtin_the_game_lacks_is_refused_up_front(monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.policies import registry
+
+    def greedy_for(game: str) -> object:
+        raise UnknownPolicy(f"no greedy policy for {game}")
+
+    monkeypatch.setattr(registry, "_greedy", greedy_for)
     config = TournamentConfig(
         game="gnomeville", players=1, bots=(parse_bot("random"), parse_bot("x=greedy"))
     )
-    try:
-        make_policy("greedy", "gnomeville")
-    except UnknownPolicy:
-        with pytest.raises(ValueError, match="bot 'x': no greedy policy for gnomeville"):
-            validate(config)
-    else:
+    with pytest.raises(ValueError, match="bot 'x': no greedy policy for gnomeville"):
         validate(config)
