@@ -175,6 +175,10 @@ def decision_scenarios(game: str) -> dict[str, GameState]:
         from games.root.positions import decision_scenarios as root
 
         return dict(root())
+    if game == "gnomeville":
+        from games.gnomeville.positions import decision_scenarios as gnomeville
+
+        return dict(gnomeville())
     return {}
 
 

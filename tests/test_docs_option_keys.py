@@ -1,8 +1,9 @@
 """The "Decisions a bot faces" tables of docs/games/*.md against what the referee really sends.
 
-Each table row is read as (decision kinds, key patterns). Random games of both games (every
-variant and player count, both Root maps, one-game and two-game Root contests) and the prepared
-positions that force every rare decision are played in-process, and every decision is checked:
+Each table row is read as (decision kinds, key patterns). Random games of every game (every
+variant and player count, both Root maps, one-game and two-game Root contests, Gnomeville solo
+to 4 seats on every side option) and the prepared positions that force every rare decision are
+played in-process, and every decision is checked:
 its kind has a row, every option key matches one of the row's patterns, keys are unique within
 the decision, and the keys on the wire are the engine's ``Option.key``. In reverse, every
 documented kind occurs and every documented pattern is used, except the kinds named in
@@ -10,7 +11,8 @@ documented kind occurs and every documented pattern is used, except the kinds na
 
 Pattern syntax (as the docs use it): ``<name>`` is one token without ``:`` (``<area>`` an area
 id, ``<card>`` a card id, ``<spent>`` Root's crafting payment; ``<n>``, ``<castle>``,
-``<soldiers>`` and a bare ``N`` a number), ``a|b`` alternatives for one ``:``-separated part
+``<soldiers>`` and a bare ``N`` a number; Gnomeville's ``<space>``, ``<gnome>``,
+``<direction>``, ``<tile>``, ``<ability>``), ``a|b`` alternatives for one ``:``-separated part
 of the key (written ``\\|`` inside a table), ``[...]`` an optional part.
 """
 
@@ -27,17 +29,30 @@ from pathlib import Path
 import pytest
 
 from games import GameConfig, GameState, get_game
+from games.gnomeville.buildings import BUILDINGS, NAMES
+from games.gnomeville.content import default_pack
+from games.gnomeville.movement import WORDS
+from games.gnomeville.positions import decision_scenarios as gnomeville_scenarios
+from games.gnomeville.town import SPACE_NAMES
 from games.root.cards import STANDARD_DECK
 from games.root.positions import decision_scenarios as root_scenarios
 from games.rumble_nation.board import AREAS
 from games.rumble_nation.cards import DAIMYO_CARDS, TACTIC_CARDS
 from games.rumble_nation.positions import decision_scenarios as rumble_scenarios
 from kassen.wire import options_to_proto
+from tests.conftest import Depth
+from tests.gnomeville.helpers import random_answer
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
 SECTION = "## Decisions a bot faces"
-GAMES = ("rumble-nation", "root")
-DOC_OF = {"rumble-nation": DOCS / "rumble-nation.md", "root": DOCS / "root.md"}
+GAMES = ("rumble-nation", "root", "gnomeville")
+DOC_OF = {
+    "rumble-nation": DOCS / "rumble-nation.md",
+    "root": DOCS / "root.md",
+    "gnomeville": DOCS / "gnomeville.md",
+}
+#: The fewest rows a table has (Gnomeville's kinds are few: one row each).
+MIN_ROWS = {"rumble-nation": 20, "root": 20, "gnomeville": 16}
 
 NUMBER = r"\d+"
 TOKEN = r"[^:]+"  # a placeholder the table below does not name: any one token
@@ -62,6 +77,13 @@ PLACEHOLDERS: dict[str, dict[str, str]] = {
         "spent": r"(?:\d+f(?:/\d+r)?(?:/\d+m)?|\d+r(?:/\d+m)?|\d+m)",
         "n": NUMBER,
     },
+    "gnomeville": {
+        "space": _one_of(list(SPACE_NAMES)),
+        "gnome": _one_of([str(g) for g in range(default_pack().components.gnomes)]),
+        "direction": _one_of(list(WORDS)),
+        "tile": _one_of([NAMES[t] for t in BUILDINGS]),
+        "ability": _one_of([a.id for a in default_pack().abilities]),
+    },
 }
 
 #: Documented kinds that no game can ask, with the reason. Each must be documented and must
@@ -74,6 +96,7 @@ UNREACHABLE: dict[str, dict[str, str]] = {
         "effect.codebreakers": "with two players the only other player is the target",
         "effect.stand_and_deliver": "with two players the only other player is the target",
     },
+    "gnomeville": {},
 }
 
 
@@ -199,13 +222,32 @@ def _play(game: str, state: GameState, rng: random.Random, label: str, seen: See
         for key in keys:
             seen.keys[decision.kind].add(key)
             seen.where.setdefault((decision.kind, key), label)
-        state.apply(decision.seat, rng.randrange(len(decision.options)))
+        if game == "gnomeville":  # pass and stop only now and then, so towns grow
+            state.apply(decision.seat, random_answer(rng, decision))
+        else:
+            state.apply(decision.seat, rng.randrange(len(decision.options)))
 
 
-def _games(game: str) -> Iterator[tuple[str, GameState, int]]:
-    """(label, start position, random seed) for every game played."""
+#: Gnomeville's side options, one per seed in turn: the front, the dealt backs, each seat's choice.
+GNOMEVILLE_SIDES: tuple[dict[str, str], ...] = ({}, {"sides": "back"}, {"sides": "choose"})
+
+
+def _games(game: str, slow: bool) -> Iterator[tuple[str, GameState, int]]:
+    """(label, start position, random seed) for every game played (more Gnomeville games at
+    the slow depth)."""
     engine = get_game(game)
-    if game == "rumble-nation":
+    if game == "gnomeville":
+        for variant in engine.variants:
+            for players in engine.player_counts:
+                for seed in range(12 if slow else 4):
+                    options = GNOMEVILLE_SIDES[seed % len(GNOMEVILLE_SIDES)]
+                    config = GameConfig(players, variant, options)
+                    label = f"{variant} {players}p {options} seed {seed}"
+                    yield label, engine.new(config, seed), seed
+        for name, prepared in gnomeville_scenarios().items():
+            for play in range(3 if slow else 2):
+                yield f"position {name} (play {play})", prepared.clone(), play
+    elif game == "rumble-nation":
         for variant in ("base", "advanced"):
             for players in (2, 3, 4):
                 for seed in range(25):
@@ -228,9 +270,9 @@ def _games(game: str) -> Iterator[tuple[str, GameState, int]]:
 
 
 @cache
-def seen(game: str) -> Seen:
+def seen(game: str, slow: bool = False) -> Seen:
     found = Seen()
-    for label, state, seed in _games(game):
+    for label, state, seed in _games(game, slow):
         _play(game, state, random.Random(seed), f"{game} {label}", found)
     return found
 
@@ -260,17 +302,28 @@ def seen(game: str) -> Seen:
         ("craft:<card>[:<spent>]", "craft:no_such_card", False),
         ("use:<effect>", "use:cobbler", True),  # a name with no set: any one token
         ("use:<effect>", "use:a:b", False),
+        ("move:<gnome>:<direction>", "move:0:N", True),  # a bare N is a number, <direction> not
+        ("move:<gnome>:<direction>", "move:2:SW", True),
+        ("move:<gnome>:<direction>", "move:3:N", False),
+        ("move:<gnome>:<direction>", "move:0:NNE", False),
+        ("place:<space>", "place:e5", True),
+        ("place:<space>", "place:f1", False),
+        ("keep:<ability>", "keep:second-look", True),
+        ("buy:<tile>", "buy:gnome", False),
+        ("back:2|3|4|5", "back:5", True),
+        ("back:2|3|4|5", "back:1", False),
     ],
 )
 def test_patterns_read_as_documented(pattern: str, key: str, expected: bool) -> None:
     placeholders = {**PLACEHOLDERS["rumble-nation"], **PLACEHOLDERS["root"]}
+    placeholders |= PLACEHOLDERS["gnomeville"]
     assert bool(compile_pattern(pattern, placeholders).fullmatch(key)) is expected
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_table_rows_name_kinds_and_keys(game: str) -> None:
     rows = table(game)
-    assert len(rows) >= 20
+    assert len(rows) >= MIN_ROWS[game]
     for row in rows:
         assert row.kinds and row.patterns, row
     row_of(game)  # no kind in two rows
@@ -281,17 +334,17 @@ def test_table_rows_name_kinds_and_keys(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_kind_asked_is_documented(game: str) -> None:
+def test_every_kind_asked_is_documented(game: str, depth: Depth) -> None:
     rows = row_of(game)
-    found = seen(game)
+    found = seen(game, depth.slow)
     undocumented = {k: sorted(found.keys[k])[:5] for k in found.keys if k not in rows}
     assert not undocumented, f"{DOC_OF[game].name} lacks rows for {undocumented}"
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_key_offered_matches_its_row(game: str) -> None:
+def test_every_key_offered_matches_its_row(game: str, depth: Depth) -> None:
     rows = row_of(game)
-    found = seen(game)
+    found = seen(game, depth.slow)
     wrong = sorted(
         (kind, key, found.where[kind, key])
         for kind, keys in found.keys.items()
@@ -303,8 +356,8 @@ def test_every_key_offered_matches_its_row(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_documented_kind_occurs(game: str) -> None:
-    found = seen(game)
+def test_every_documented_kind_occurs(game: str, depth: Depth) -> None:
+    found = seen(game, depth.slow)
     documented = set(row_of(game))
     unreachable = set(UNREACHABLE[game])
     missing = documented - set(found.keys) - unreachable
@@ -314,8 +367,8 @@ def test_every_documented_kind_occurs(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_documented_pattern_is_used(game: str) -> None:
-    found = seen(game)
+def test_every_documented_pattern_is_used(game: str, depth: Depth) -> None:
+    found = seen(game, depth.slow)
     unused = []
     for row in table(game):
         if all(kind in UNREACHABLE[game] for kind in row.kinds):
@@ -328,14 +381,14 @@ def test_every_documented_pattern_is_used(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_keys_are_unique_within_a_decision(game: str) -> None:
-    found = seen(game)
+def test_keys_are_unique_within_a_decision(game: str, depth: Depth) -> None:
+    found = seen(game, depth.slow)
     assert found.decisions > 1000
     assert not found.duplicates, found.duplicates[:5]
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_referee_sends_the_engine_keys(game: str) -> None:
-    found = seen(game)
+def test_the_referee_sends_the_engine_keys(game: str, depth: Depth) -> None:
+    found = seen(game, depth.slow)
     assert found.decisions > 1000
     assert not found.wire_mismatches, found.wire_mismatches[:5]
