@@ -163,6 +163,8 @@ class Game(Protocol):
     title: str
     variants: tuple[str, ...]
     player_counts: tuple[int, ...]
+    #: The names ``GameConfig.options`` may use (any other is refused by ``check_config``).
+    option_keys: tuple[str, ...]
 
     def new(self, config: GameConfig, seed: int) -> GameState: ...
 
@@ -180,6 +182,11 @@ def check_config(game: Game, config: GameConfig) -> None:
     if config.players not in game.player_counts:
         counts = ", ".join(str(n) for n in game.player_counts)
         raise InvalidConfig(f"{game.name} is for {counts} players, not {config.players}")
+    known: tuple[str, ...] = getattr(game, "option_keys", ())
+    unknown = sorted(set(config.options) - set(known))
+    if unknown:
+        listed = f"options: {', '.join(known)}" if known else "it takes no options"
+        raise InvalidConfig(f"{game.name} has no option {unknown[0]!r} ({listed})")
 
 
 def replay(

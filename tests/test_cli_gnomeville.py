@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -16,6 +15,7 @@ import pytest
 
 import games.gnomeville
 from kassen.cli import main
+from tests.test_cli_serve import serving
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK = Path(games.gnomeville.__file__).parent / "content" / "standard.toml"
@@ -130,43 +130,26 @@ def _free_port() -> int:
 
 
 def test_match_on_a_server_sends_the_options(tmp_path: Path) -> None:
-    port = _free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "kassen"]
-    server = subprocess.Popen(
-        [*command, "serve", "--address", f"127.0.0.1:{port}", "--replays", str(tmp_path)],
-        stderr=subprocess.DEVNULL,
-        env=env,
-    )
-    try:
+    # ``serving`` waits for the referee's "serving" line: no race with its start-up.
+    with serving(tmp_path, "--replays", str(tmp_path)) as (address, _):
         played = subprocess.run(
             [
                 *command,
                 "match",
                 "gnomeville",
                 "--server",
-                f"127.0.0.1:{port}",
-                "--seat",
-                "random",
-                "--seat",
-                "greedy",
-                "--seat",
-                "random",
-                "--variant",
-                "turn-by-turn",
-                "--option",
-                "turn_by_turn=1",
-                "--content",
-                str(PACK),
+                address,
+                *("--seat", "random", "--seat", "greedy", "--seat", "random"),
+                *("--variant", "turn-by-turn", "--option", "turn_by_turn=1"),
+                *("--content", str(PACK)),
             ],
             capture_output=True,
             text=True,
             timeout=60,
             env=env,
         )
-    finally:
-        server.send_signal(signal.SIGINT)
-        server.wait(timeout=20)
     assert played.returncode == 0, played.stderr
     assert played.stdout.startswith("Gnomeville, 3 players, turn-by-turn rules; options: ")
     (path,) = tmp_path.glob("*.json")

@@ -81,14 +81,10 @@ class Gnomeville:
     title: str = "Gnomeville"
     variants: tuple[str, ...] = VARIANTS
     player_counts: tuple[int, ...] = (1, 2, 3, 4)
+    option_keys: tuple[str, ...] = OPTION_KEYS
 
     def new(self, config: GameConfig, seed: int) -> GnomevilleState:
         check_config(self, config)
-        unknown = sorted(set(config.options) - set(OPTION_KEYS))
-        if unknown:
-            raise InvalidConfig(
-                f"gnomeville has no option {unknown[0]!r} (options: {', '.join(OPTION_KEYS)})"
-            )
         rounds = parse_rounds(config.options.get("turn_by_turn"), config.variant)
         master = parse_flag(
             "master_build", config.options.get("master_build"), config.variant == "master-build"

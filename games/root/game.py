@@ -13,6 +13,8 @@ class Root:
     #: The map: Autumn (the base map) or Winter.
     variants: tuple[str, ...] = MAPS
     player_counts: tuple[int, ...] = (2,)
+    #: ``games``: a contest of 1 or 2 games (default 2).
+    option_keys: tuple[str, ...] = ("games",)
 
     def new(self, config: GameConfig, seed: int) -> RootState:
         check_config(self, config)

@@ -13,6 +13,7 @@ class RumbleNation:
     title: str = "Rumble Nation"
     variants: tuple[str, ...] = VARIANTS
     player_counts: tuple[int, ...] = PLAYER_COUNTS
+    option_keys: tuple[str, ...] = ()
 
     def new(self, config: GameConfig, seed: int) -> RumbleNationState:
         check_config(self, config)
