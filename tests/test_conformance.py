@@ -49,6 +49,25 @@ def test_the_example_python_bot_passes_the_root_checks_and_meets_rare_kinds() ->
     assert "4 passed, 0 failed" in result.stdout
 
 
+def test_the_example_python_bot_passes_the_gnomeville_checks_and_meets_every_kind() -> None:
+    """Simultaneous decisions, solo and 4 players, both variants with their own build phase,
+    and the prepared positions of every rare kind (games/gnomeville/positions.py)."""
+    result = check(
+        "--game",
+        "gnomeville",
+        "--only",
+        "games,kinds",
+        "--",
+        sys.executable,
+        str(ROOT / "examples" / "python" / "bot.py"),
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "plays a 1-player standard game" in result.stdout
+    assert "plays a 4-player turn-by-turn game" in result.stdout
+    assert "answers every kind of decision (16 kinds met)" in result.stdout
+    assert "FAIL" not in result.stdout
+
+
 @pytest.mark.parametrize(
     ("fault", "group", "failing"),
     [
