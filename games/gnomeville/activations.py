@@ -217,8 +217,7 @@ def graduate(g: GnomevilleState, town: Town, gnome: int) -> None:
     one (a decision), or the only one; with an empty pile it graduates without (ruling G22)."""
     seat = town.seat
     town.graduated[gnome] = True
-    cards = town.ability_pile[:2]
-    del town.ability_pile[:2]
+    cards = town.take_from_pile(2)
     abilities = g.pack.abilities
     if len(cards) == 2:
         g.emit_private(
@@ -260,7 +259,7 @@ class AcademyStep(Step):
         card = cast(Act, value).card
         other = self.cards[1] if card == self.cards[0] else self.cards[0]
         keep(g, town, self.gnome, card)
-        town.ability_pile.append(other)
+        town.put_under_pile(other, town.seat)  # only this seat saw which card went under
         g.emit_private(
             town.seat, "ability_returned", seat=town.seat, ability=g.pack.abilities[other].id
         )

@@ -17,7 +17,7 @@ from games.contract import Option
 from games.gnomeville.buildings import NAMES, Tile
 from games.gnomeville.content import SPACES
 from games.gnomeville.steps import FINISHED, Act, Options, Step
-from games.gnomeville.town import EMPTY, Town, space_name
+from games.gnomeville.town import EMPTY, PUBLIC, Town, space_name
 
 if TYPE_CHECKING:
     from games.gnomeville.state import GnomevilleState
@@ -53,7 +53,7 @@ def exhaust(g: GnomevilleState, town: Town, gnome: int, by: str, restand: bool =
     town.ability_used[gnome] = False
     town.ability[gnome] = EMPTY
     if card != EMPTY:
-        town.ability_pile.append(card)  # G19: the bottom of the owner's own pile
+        town.put_under_pile(card, PUBLIC)  # G19: the owner's own pile; it was face up
     g.emit(
         town.seat,
         "exhausted",

@@ -7,16 +7,20 @@ What a seat cannot know:
   every card not yet revealed);
 - which event cards lie in the face-down event slots (any of the deck's cards not face up);
 - the cards in the ability piles (G19), except those the seat saw go under a pile: its own put
-  back and lost cards, and any seat's lost cards (an exhausted gnome's card was face up);
+  back and lost cards, and any seat's lost cards (an exhausted gnome's card was face up) — the
+  towns keep these marks (``Town.pile_seen``), and the view lists them;
 - every bag's future draws (bag contents are public counts: only the streams are reseeded);
 - what the other seats did since the last barrier (their events are held until it): in the
   sample those seats stand where the seat last saw them, at the barrier, and play on from there.
 
-The last two need the position at the last barrier and what each pile's cards are known to be.
-Both come from replaying the game's own record (seed and answers) — the engine keeps no undo
-log, and a replay costs nothing while no one determinizes. The replay is cached on the state
-and extended as the game goes on. A position its record does not lead to (one set up by hand
-in a test) keeps every seat where it is and treats every pile card as unseen.
+The last one needs the position at the last barrier. It comes from replaying the game's own
+record (seed and answers) — the engine keeps no undo log, and a replay costs nothing while no
+one determinizes. The replay is cached on the state and extended as the game goes on. A
+position its record does not lead to (one set up by hand, or rebuilt from a view) keeps every
+seat where it is.
+
+Everything a sample keeps is in the seat's view, so the same seed gives the same sample from a
+position rebuilt from that view (``tests/test_determinize.py``).
 """
 
 from __future__ import annotations
@@ -25,29 +29,30 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from games.contract import Event
-from games.gnomeville.town import EMPTY
+from games.gnomeville.town import EMPTY, PUBLIC
 
 if TYPE_CHECKING:
     from games.gnomeville.state import GnomevilleState
 
-#: Pile marks: a dealt card nobody saw, a card everybody saw go under (a lost ability);
-#: any other mark is the seat that alone saw it go under (a card it put back).
+__all__ = ["DEALT", "PUBLIC", "Replay", "determinize", "replay_of", "step_cards"]
+
+#: A pile card dealt face down, seen by nobody (the cards above ``Town.pile_seen``).
 DEALT = -1
-PUBLIC = -2
 
 
 @dataclass(frozen=True)
 class Replay:
-    """The game replayed up to ``len(history)`` answers: the state then, the state right after
-    the last barrier (answers ``barrier_at``), and each pile's marks at both moments."""
+    """The game replayed up to ``len(history)`` answers: the state then, and the state right
+    after the last barrier (answers ``barrier_at``)."""
 
     history: tuple[tuple[int, int], ...]
     state: GnomevilleState
     barrier_at: int
     at_barrier: GnomevilleState
-    marks: tuple[tuple[int, ...], ...]
-    marks_at_barrier: tuple[tuple[int, ...], ...]
+    #: Unused: the towns keep their pile marks (``Town.pile_seen``). Accepted so that a replay
+    #: started by hand with them (``positions.py``) still works.
+    marks: tuple[tuple[int, ...], ...] = ()
+    marks_at_barrier: tuple[tuple[int, ...], ...] = ()
 
 
 def replay_of(g: GnomevilleState) -> Replay:
@@ -61,58 +66,20 @@ def replay_of(g: GnomevilleState) -> Replay:
             return cached
         state = cached.state.clone()
         barrier_at, at_barrier = cached.barrier_at, cached.at_barrier
-        marks = [list(m) for m in cached.marks]
-        marks_at_barrier = cached.marks_at_barrier
         done = len(cached.history)
     else:
         state = GnomevilleState(g.config, g.seed, g.pack, g.turn_by_turn, g.master_build)
         barrier_at, at_barrier = 0, state.clone()
-        marks = [[DEALT] * len(t.ability_pile) for t in state.towns]
-        marks_at_barrier = tuple(tuple(m) for m in marks)
         done = 0
     for number in range(done, len(history)):
         seat, index = history[number]
         records = state._records  # a barrier records the towns anew
-        piles = [list(t.ability_pile) for t in state.towns]
-        events = state.apply(seat, index)
-        _mark(state, piles, marks, events)
+        state.apply(seat, index)
         if state._records is not records:
             barrier_at, at_barrier = number + 1, state.clone()
-            marks_at_barrier = tuple(tuple(m) for m in marks)
-    found = Replay(
-        history,
-        state,
-        barrier_at,
-        at_barrier,
-        tuple(tuple(m) for m in marks),
-        marks_at_barrier,
-    )
+    found = Replay(history, state, barrier_at, at_barrier)
     g.__dict__["_replay"] = found
     return found
-
-
-def _mark(
-    state: GnomevilleState,
-    before: list[list[int]],
-    marks: list[list[int]],
-    events: tuple[Event, ...],
-) -> None:
-    """Follow each pile through one answer: cards leave from the top and go under at the
-    bottom (a queue), so the pile is ``before[drawn:] + added``. An added card named by an
-    ``exhausted`` event was seen by all; any other was put back, seen by its owner alone."""
-    lost = {
-        (e.data["seat"], e.data["ability"])
-        for e in events
-        if e.kind == "exhausted" and e.data.get("ability")
-    }
-    ids = [a.id for a in state.pack.abilities]
-    for p, town in enumerate(state.towns):
-        old, new = before[p], town.ability_pile
-        if old == new:
-            continue
-        drawn = next(d for d in range(len(old) + 1) if new[: len(old) - d] == old[d:])
-        added = new[len(old) - drawn :]
-        marks[p] = marks[p][drawn:] + [PUBLIC if (p, ids[c]) in lost else p for c in added]
 
 
 def determinize(g: GnomevilleState, seat: int, seed: int) -> GnomevilleState:
@@ -130,10 +97,6 @@ def determinize(g: GnomevilleState, seat: int, seed: int) -> GnomevilleState:
             sample.stacks[p] = [step.copy() for step in base.stacks[p]]
             sample._decisions[p] = base._decisions[p]
             sample._held[p] = []
-        marks = [
-            list(replay.marks_at_barrier[p] if p in moved else replay.marks[p])
-            for p in range(g.players)
-        ]
         # The sample's record: the rolled-back answers never happened (seats are independent
         # between barriers, so the rest replays to the same position).
         sample.history = [
@@ -141,13 +104,11 @@ def determinize(g: GnomevilleState, seat: int, seed: int) -> GnomevilleState:
             for number, answer in enumerate(g.history)
             if number < replay.barrier_at or answer[0] not in moved
         ]
-    else:
-        marks = [[DEALT] * len(t.ability_pile) for t in g.towns]
     rng = random.Random(_seed(seed, "sample"))
     sample.troll_deck = _shuffled(rng, g.troll_deck)
     sample.delivery_deck = _shuffled(rng, g.delivery_deck)
     _redraw_events(sample, rng)
-    _redraw_piles(sample, seat, marks, rng)
+    _redraw_piles(sample, seat, rng)
     sample.rng = random.Random(_seed(seed, "table"))
     for town in sample.towns:
         town.rng = random.Random(_seed(seed, f"bag:{town.seat}"))
@@ -187,21 +148,15 @@ def step_cards(g: GnomevilleState) -> set[int]:
     return out
 
 
-def _redraw_piles(
-    g: GnomevilleState, seat: int, marks: list[list[int]], rng: random.Random
-) -> None:
-    """Every pile keeps its size and the cards ``seat`` knows (by their marks); the other
+def _redraw_piles(g: GnomevilleState, seat: int, rng: random.Random) -> None:
+    """Every pile keeps its size and the cards ``seat`` knows (``Town.pile_known``); the other
     places get the cards nobody shows, in a new order."""
     known: set[int] = set()
     places: list[tuple[int, int]] = []
     for p, town in enumerate(g.towns):
-        pile = town.ability_pile
-        mark = marks[p] if len(marks[p]) == len(pile) else [DEALT] * len(pile)
-        for i, card in enumerate(pile):
-            if mark[i] == PUBLIC or mark[i] == seat:
-                known.add(card)
-            else:
-                places.append((p, i))
+        seen = dict(town.pile_known(seat))
+        known.update(seen.values())
+        places.extend((p, i) for i in range(len(town.ability_pile)) if i not in seen)
     shown = {card for town in g.towns for card in town.ability if card != EMPTY}
     shown |= step_cards(g)
     pool = [c for c in range(len(g.pack.abilities)) if c not in shown and c not in known]

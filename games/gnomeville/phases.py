@@ -50,6 +50,10 @@ def begin_round(g: GnomevilleState) -> None:
     """Phase 1, prepare: reveal the round's troll card; then open the build phase."""
     from games.gnomeville import build
 
+    if g.round_card != -1:  # last round's cards go face up beside the deck
+        g.troll_discard.append((g.round, g.round_card, False))
+    if g.ambush_card != -1:
+        g.troll_discard.append((g.round, g.ambush_card, True))
     g.round += 1
     g.round_card = g.troll_deck.pop(0)
     g.ambush_card = -1

@@ -97,6 +97,8 @@ def refresh_round(g: GnomevilleState) -> None:
         for card in g.events[g.events_up : up]:
             g.emit(None, "event_revealed", event=deck[card].id, round=upcoming)
         g.events_up = max(g.events_up, up)
+    if g.delivery_card != EMPTY:
+        g.delivery_discard.append(g.delivery_card)
     g.delivery_card = EMPTY
     for town in g.towns:
         back = town.set_aside[:]

@@ -69,12 +69,19 @@ class GnomevilleState(GameState):
         self.troll_deck: list[int] = []
         self.round_card = -1
         self.ambush_card = -1
+        #: The troll cards of past rounds, face up beside the deck in the order revealed:
+        #: (round, card, whether an ambush). This round's are ``round_card`` and ``ambush_card``.
+        #: Both discards are public history the record implies: not in ``canonical``, so the
+        #: digests of recorded games stay the same.
+        self.troll_discard: list[tuple[int, int, bool]] = []
         #: The three event cards in play (indexes into the pack's event list for the mode),
         #: left to right, and how many are face up.
         self.events: list[int] = []
         self.events_up = 0
         self.delivery_deck: list[int] = []
         self.delivery_card = -1
+        #: The special delivery cards of past rounds, in order (this round's: ``delivery_card``).
+        self.delivery_discard: list[int] = []
         #: Adjacency goals: (seat a, seat b, goal index, side 0/1).
         self.goals: list[tuple[int, int, int, int]] = []
         self.stacks: list[list[Step]] = []
@@ -215,7 +222,8 @@ class GnomevilleState(GameState):
         """Record the towns as plain values (cheap: most snapshots are never looked at)."""
         from games.gnomeville.view import town_record
 
-        self._records = tuple(town_record(town) for town in self.towns)
+        revealing = self.stage == "place"
+        self._records = tuple(town_record(town, revealing) for town in self.towns)
         self._snapshot = None
 
     @property
@@ -295,8 +303,10 @@ class GnomevilleState(GameState):
         new.supply = list(self.supply)
         new.towns = [t.copy() for t in self.towns]
         new.troll_deck = list(self.troll_deck)
+        new.troll_discard = list(self.troll_discard)
         new.events = list(self.events)
         new.delivery_deck = list(self.delivery_deck)
+        new.delivery_discard = list(self.delivery_discard)
         new.goals = list(self.goals)
         new.stacks = [[s.copy() for s in stack] for stack in self.stacks]
         new._decisions = list(self._decisions)

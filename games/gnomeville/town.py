@@ -14,6 +14,9 @@ from games.gnomeville.buildings import KINDS, TIER_OF, Tile
 from games.gnomeville.content import SIZE, SPACES, ContentPack, TownLayout
 
 EMPTY = -1
+#: A mark of ``Town.pile_seen``: every seat saw the card go under the pile (a lost ability).
+#: Any other mark is the seat that alone saw it go under (its own put-back, ruling G19).
+PUBLIC = -2
 #: Orthogonal steps as (name, d_row, d_col).
 STEPS4 = (("N", -1, 0), ("E", 0, 1), ("S", 1, 0), ("W", 0, -1))
 STEPS8 = STEPS4 + (("NE", -1, 1), ("SE", 1, 1), ("SW", 1, -1), ("NW", -1, -1))
@@ -114,6 +117,7 @@ class Town:
         "layout",
         "mushrooms",
         "passed",
+        "pile_seen",
         "rng",
         "seat",
         "set_aside",
@@ -173,6 +177,11 @@ class Town:
         self.taken: list[int] = [0] * KINDS
         #: This town's own pile of ability cards (ruling G19), top first.
         self.ability_pile: list[int] = []
+        #: Who saw the bottom ``len(pile_seen)`` cards of the pile go under (``PUBLIC`` or a
+        #: seat), top first; the cards above them were dealt face down. Cards leave from the
+        #: top and go under at the bottom, so what is known of a pile is always its bottom.
+        #: Knowledge, not table state: not in ``canonical`` (the record implies it).
+        self.pile_seen: list[int] = []
         self.gnome_at[0] = layout.centre
 
     # ------------------------------------------------------------------ copies
@@ -207,6 +216,7 @@ class Town:
         new.share = self.share[:]
         new.taken = self.taken[:]
         new.ability_pile = self.ability_pile[:]
+        new.pile_seen = self.pile_seen[:]
         return new
 
     def canonical(self) -> tuple[Any, ...]:
@@ -237,6 +247,37 @@ class Town:
             tuple(self.share),
             tuple(self.taken),
             tuple(self.ability_pile),
+        )
+
+    # ------------------------------------------------------------------ the ability pile
+
+    def take_from_pile(self, count: int) -> list[int]:
+        """The top ``count`` cards of the ability pile, out of it."""
+        pile = self.ability_pile
+        cards = pile[:count]
+        del pile[:count]
+        excess = len(self.pile_seen) - len(pile)
+        if excess > 0:
+            del self.pile_seen[:excess]
+        return cards
+
+    def put_under_pile(self, card: int, seen_by: int) -> None:
+        """``card`` goes to the bottom of the pile, seen by ``seen_by`` (``PUBLIC`` or a seat)."""
+        self.ability_pile.append(card)
+        self.pile_seen.append(seen_by)
+
+    def pile_known(self, viewer: int | None) -> tuple[tuple[int, int], ...]:
+        """(position from the top, card) of the pile cards ``viewer`` saw go under (None: the
+        ones everybody saw). A pile changed by hand, out of step with its marks, shows none."""
+        seen = self.pile_seen
+        if not seen:
+            return ()
+        pile = self.ability_pile
+        start = len(pile) - len(seen)
+        if start < 0:
+            return ()
+        return tuple(
+            (start + i, pile[start + i]) for i, who in enumerate(seen) if who in (PUBLIC, viewer)
         )
 
     # ------------------------------------------------------------------ questions

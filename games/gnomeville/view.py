@@ -1,10 +1,15 @@
 """What a seat may know (``observe``), as plain frozen dataclasses.
 
 Everything on the table is public except: the order of every bag (future chance), the face-down
-decks (troll cards, events, special deliveries) and each seat's pile of ability cards. Bag
-*contents* are public counts (everything put into a bag is seen on the table). During a phase
-in which seats work independently, a seat sees its own town live and the others as they were
-when the phase opened (``GnomevilleState.snapshot``); spectators see the snapshot of all.
+decks (troll cards, events, special deliveries), the cards in each seat's pile of ability cards
+(its size is public; a card everybody saw go under is known to all, a card a seat put back to
+its owner alone) and a tile drawn and not yet revealed. Bag *contents* are public counts
+(everything put into a bag is seen on the table). During a phase in which seats work
+independently, a seat sees its own town live and the others as they were when the phase opened
+(``GnomevilleState.snapshot``); spectators see the snapshot of all.
+
+The view holds all a player at the table knows, so a bot in any language can rebuild the
+position from it alone (``tests/gnomeville/hidden_check.py`` does, in every phase).
 """
 
 from __future__ import annotations
@@ -51,6 +56,19 @@ class TownView:
     stacks: tuple[tuple[int, ...], ...]
     passed: bool
     stuck: bool
+    #: Tiles beside the board until phase 5 puts them into the bag, per kind (Tile value):
+    #: destroyed buildings and this round's gnome tiles (upgraded tiles are in ``stacks``).
+    set_aside: tuple[int, ...]
+    #: The board was full when scored this round: in phase 5 its buildings go back to the bag.
+    full: bool
+    #: Cards in this seat's ability pile, and those the viewer knows: (position from the top,
+    #: card id) of the cards seen going under (lost abilities; the viewer's own put-backs in
+    #: its own pile).
+    pile: int
+    pile_known: tuple[tuple[int, str], ...]
+    #: Turn by turn, in the place stage: the tile this seat revealed and has not placed yet,
+    #: as of this picture of the town; -1 otherwise (never a tile not yet revealed).
+    revealed: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +107,23 @@ class GnomevilleView:
     ability_pile: int
     #: The viewer's steps in progress, outermost first.
     steps: tuple[StepView, ...]
+    #: The rounds whose build phase is turn by turn (the match configuration), ascending.
+    turn_by_turn_rounds: tuple[int, ...]
+    #: Every troll card revealed so far, in the order revealed: (round, card id, whether an
+    #: ambush); this round's are also ``round_card`` and ``ambush_card``.
+    troll_cards: tuple[tuple[int, str, bool], ...]
+    #: Every special delivery card revealed so far, in order (the last is ``delivery_card``
+    #: while it is on offer).
+    deliveries: tuple[str, ...]
+    #: The asymmetric town on the back of each seat's board (2-5), in seat order.
+    backs: tuple[int, ...]
 
 
-def town_record(town: Town) -> tuple[Any, ...]:
-    """What a ``TownView`` shows of ``town``, as plain values: a snapshot costs little to
-    take, and its view is built only if someone looks (``GnomevilleState.snapshot``)."""
+def town_record(town: Town, revealing: bool, viewer: int | None = None) -> tuple[Any, ...]:
+    """What a ``TownView`` shows of ``town`` to ``viewer`` (None: everybody), as plain values:
+    a snapshot costs little to take, and its view is built only if someone looks
+    (``GnomevilleState.snapshot``). ``revealing``: the turn-by-turn place stage, whose drawn
+    tiles were revealed."""
     return (
         town.seat,
         town.layout,
@@ -114,6 +144,11 @@ def town_record(town: Town) -> tuple[Any, ...]:
         tuple(tuple(s) for s in town.stacks),
         town.passed,
         town.stuck,
+        tuple(town.set_aside),
+        town.full,
+        len(town.ability_pile),
+        town.pile_known(viewer),
+        town.drawn if revealing else EMPTY,
     )
 
 
@@ -138,6 +173,11 @@ def view_of_record(g: GnomevilleState, record: tuple[Any, ...]) -> TownView:
         stacks,
         passed,
         stuck,
+        set_aside,
+        full,
+        pile,
+        pile_known,
+        revealed,
     ) = record
     abilities = g.pack.abilities
     return TownView(
@@ -166,11 +206,17 @@ def view_of_record(g: GnomevilleState, record: tuple[Any, ...]) -> TownView:
         stacks=stacks,
         passed=passed,
         stuck=stuck,
+        set_aside=set_aside,
+        full=full,
+        pile=pile,
+        pile_known=tuple((at, abilities[card].id) for at, card in pile_known),
+        revealed=revealed,
     )
 
 
-def town_view(g: GnomevilleState, town: Town) -> TownView:
-    return view_of_record(g, town_record(town))
+def town_view(g: GnomevilleState, town: Town, viewer: int | None) -> TownView:
+    """``town`` now, as ``viewer`` sees it (its own town, live)."""
+    return view_of_record(g, town_record(town, g.stage == "place", viewer))
 
 
 def observe(g: GnomevilleState, seat: int | None) -> GnomevilleView:
@@ -178,7 +224,7 @@ def observe(g: GnomevilleState, seat: int | None) -> GnomevilleView:
     towns: tuple[TownView, ...] = g.snapshot
     if seat is not None:
         towns = tuple(
-            town_view(g, g.towns[seat]) if i == seat else view for i, view in enumerate(towns)
+            town_view(g, g.towns[seat], seat) if i == seat else view for i, view in enumerate(towns)
         )
     own = g.towns[seat] if seat is not None else None
     event_deck = pack.solo_events if g.solo else pack.multi_events
@@ -206,4 +252,26 @@ def observe(g: GnomevilleState, seat: int | None) -> GnomevilleView:
             StepView(step.kind(), tuple(sorted(step.fields().items())))
             for step in (g.stacks[seat] if seat is not None else ())
         ),
+        turn_by_turn_rounds=tuple(sorted(g.turn_by_turn)),
+        troll_cards=troll_cards(g),
+        deliveries=tuple(pack.deliveries[card].id for card in delivery_cards(g)),
+        backs=g.dealt_backs,
     )
+
+
+def troll_cards(g: GnomevilleState) -> tuple[tuple[int, str, bool], ...]:
+    """Every troll card revealed so far, in order: past rounds', then this round's."""
+    cards = g.pack.troll_cards
+    shown = [*g.troll_discard]
+    if g.round_card != EMPTY:
+        shown.append((g.round, g.round_card, False))
+    if g.ambush_card != EMPTY:
+        shown.append((g.round, g.ambush_card, True))
+    return tuple((number, cards[card].id, ambush) for number, card, ambush in shown)
+
+
+def delivery_cards(g: GnomevilleState) -> list[int]:
+    """Every special delivery card revealed so far, in order."""
+    if g.delivery_card == EMPTY:
+        return g.delivery_discard
+    return [*g.delivery_discard, g.delivery_card]

@@ -63,9 +63,11 @@ Global___Tile: _TypeAlias = Tile  # noqa: Y015
 
 @_typing.final
 class GnomevilleObservation(_message.Message):
-    """What one seat (or a spectator) sees. Public: every town, bag contents as counts, the
-    supply, face-up cards. Hidden: the order of every bag, the face-down decks, each seat's
-    ability pile (a seat sees only how many cards its own holds) and the tile another seat drew.
+    """What one seat (or a spectator) sees: everything a player at the table knows, so a bot can
+    rebuild the position from it alone. Public: every town, bag contents as counts, the supply,
+    face-up and used cards, the size of every ability pile. Hidden: the order of every bag, the
+    face-down decks, the cards in the ability piles (but those seen going under: a lost ability
+    is known to all, a card a seat put back to that seat) and a tile drawn and not yet revealed.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -90,6 +92,10 @@ class GnomevilleObservation(_message.Message):
     DELIVERY_CARD_FIELD_NUMBER: _builtins.int
     ABILITY_PILE_FIELD_NUMBER: _builtins.int
     STEPS_FIELD_NUMBER: _builtins.int
+    TURN_BY_TURN_ROUNDS_FIELD_NUMBER: _builtins.int
+    TROLL_CARDS_FIELD_NUMBER: _builtins.int
+    DELIVERIES_FIELD_NUMBER: _builtins.int
+    BACKS_FIELD_NUMBER: _builtins.int
     viewer: _builtins.int
     """The seat this view is for; unset for spectators."""
     players: _builtins.int
@@ -142,6 +148,26 @@ class GnomevilleObservation(_message.Message):
     def steps(self) -> _containers.RepeatedCompositeFieldContainer[Global___GnomevilleStep]:
         """The viewer's steps in progress, outermost first (empty for spectators)."""
 
+    @_builtins.property
+    def turn_by_turn_rounds(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The rounds whose build phase is played turn by turn (the match configuration), ascending."""
+
+    @_builtins.property
+    def troll_cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___GnomevilleTrollCard]:
+        """Every troll card revealed so far, in the order revealed (each round's card, then its
+        ambush if any); this round's are also round_card and ambush_card.
+        """
+
+    @_builtins.property
+    def deliveries(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Every special delivery card revealed so far, in order (the last is delivery_card while it
+        is on offer).
+        """
+
+    @_builtins.property
+    def backs(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The asymmetric town on the back of each seat's board (2-5), in seat order."""
+
     def __init__(
         self,
         *,
@@ -165,10 +191,14 @@ class GnomevilleObservation(_message.Message):
         delivery_card: _builtins.str = ...,
         ability_pile: _builtins.int = ...,
         steps: _abc.Iterable[Global___GnomevilleStep] | None = ...,
+        turn_by_turn_rounds: _abc.Iterable[_builtins.int] | None = ...,
+        troll_cards: _abc.Iterable[Global___GnomevilleTrollCard] | None = ...,
+        deliveries: _abc.Iterable[_builtins.str] | None = ...,
+        backs: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_drawn", b"_drawn", "_viewer", b"_viewer", "drawn", b"drawn", "viewer", b"viewer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_drawn", b"_drawn", "_viewer", b"_viewer", "ability_pile", b"ability_pile", "ambush_card", b"ambush_card", "delivery_card", b"delivery_card", "drawn", b"drawn", "events", b"events", "events_face_down", b"events_face_down", "goals", b"goals", "master_build", b"master_build", "phase", b"phase", "players", b"players", "round", b"round", "round_card", b"round_card", "share", b"share", "stage", b"stage", "steps", b"steps", "supply", b"supply", "towns", b"towns", "troll_deck", b"troll_deck", "turn_by_turn", b"turn_by_turn", "viewer", b"viewer"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_drawn", b"_drawn", "_viewer", b"_viewer", "ability_pile", b"ability_pile", "ambush_card", b"ambush_card", "backs", b"backs", "deliveries", b"deliveries", "delivery_card", b"delivery_card", "drawn", b"drawn", "events", b"events", "events_face_down", b"events_face_down", "goals", b"goals", "master_build", b"master_build", "phase", b"phase", "players", b"players", "round", b"round", "round_card", b"round_card", "share", b"share", "stage", b"stage", "steps", b"steps", "supply", b"supply", "towns", b"towns", "troll_cards", b"troll_cards", "troll_deck", b"troll_deck", "turn_by_turn", b"turn_by_turn", "turn_by_turn_rounds", b"turn_by_turn_rounds", "viewer", b"viewer"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__drawn: _TypeAlias = _typing.Literal["drawn"]  # noqa: Y015
     _WhichOneofArgType__drawn: _TypeAlias = _typing.Literal["_drawn", b"_drawn"]  # noqa: Y015
@@ -180,6 +210,36 @@ class GnomevilleObservation(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__viewer) -> _WhichOneofReturnType__viewer | None: ...
 
 Global___GnomevilleObservation: _TypeAlias = GnomevilleObservation  # noqa: Y015
+
+@_typing.final
+class GnomevilleTrollCard(_message.Message):
+    """A troll card revealed."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    AMBUSH_FIELD_NUMBER: _builtins.int
+    round: _builtins.int
+    """The round it was revealed in (1-5)."""
+    card: _builtins.str
+    """The card's id."""
+    ambush: _builtins.bool
+    """Whether it was revealed as an ambush (for the stuck seats) rather than as the round's card."""
+    def __init__(
+        self,
+        *,
+        round: _builtins.int = ...,
+        card: _builtins.str = ...,
+        ambush: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ambush", b"ambush", "card", b"card", "round", b"round"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GnomevilleTrollCard: _TypeAlias = GnomevilleTrollCard  # noqa: Y015
 
 @_typing.final
 class GnomevilleTown(_message.Message):
@@ -201,6 +261,11 @@ class GnomevilleTown(_message.Message):
     STACKS_FIELD_NUMBER: _builtins.int
     PASSED_FIELD_NUMBER: _builtins.int
     STUCK_FIELD_NUMBER: _builtins.int
+    SET_ASIDE_FIELD_NUMBER: _builtins.int
+    FULL_FIELD_NUMBER: _builtins.int
+    PILE_FIELD_NUMBER: _builtins.int
+    PILE_KNOWN_FIELD_NUMBER: _builtins.int
+    REVEALED_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     number: _builtins.int
     """1 = the symmetric front, 2-5 the asymmetric backs."""
@@ -214,6 +279,14 @@ class GnomevilleTown(_message.Message):
     vp: _builtins.int
     passed: _builtins.bool
     stuck: _builtins.bool
+    full: _builtins.bool
+    """The board was full when scored this round: in phase 5 its buildings go back to the bag."""
+    pile: _builtins.int
+    """Cards in this seat's ability pile."""
+    revealed: Global___Tile.ValueType
+    """Turn by turn, in the place stage: the tile this seat revealed and has not placed yet (as of
+    this picture of the town); unset otherwise, and never a tile not yet revealed.
+    """
     @_builtins.property
     def spaces(self) -> _containers.RepeatedCompositeFieldContainer[Global___GnomevilleSpace]:
         """The 25 spaces of the 5 x 5 board, row by row from the top (space = row * 5 + column)."""
@@ -234,6 +307,18 @@ class GnomevilleTown(_message.Message):
     def stacks(self) -> _containers.RepeatedCompositeFieldContainer[Global___GnomevilleStack]:
         """This round's upgrade stacks."""
 
+    @_builtins.property
+    def set_aside(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Tiles beside the board until phase 5 puts them into the bag, one count per Tile number:
+        destroyed buildings and this round's gnome tiles (the upgraded tiles are in stacks).
+        """
+
+    @_builtins.property
+    def pile_known(self) -> _containers.RepeatedCompositeFieldContainer[Global___GnomevilleKnownCard]:
+        """The cards of that pile the viewer knows: those seen going under (lost abilities, and the
+        viewer's own put-back cards in its own pile).
+        """
+
     def __init__(
         self,
         *,
@@ -251,14 +336,47 @@ class GnomevilleTown(_message.Message):
         stacks: _abc.Iterable[Global___GnomevilleStack] | None = ...,
         passed: _builtins.bool = ...,
         stuck: _builtins.bool = ...,
+        set_aside: _abc.Iterable[_builtins.int] | None = ...,
+        full: _builtins.bool = ...,
+        pile: _builtins.int = ...,
+        pile_known: _abc.Iterable[Global___GnomevilleKnownCard] | None = ...,
+        revealed: Global___Tile.ValueType | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_revealed", b"_revealed", "revealed", b"revealed"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_revealed", b"_revealed", "bag", b"bag", "full", b"full", "gnomes", b"gnomes", "mushrooms", b"mushrooms", "name", b"name", "number", b"number", "passed", b"passed", "pile", b"pile", "pile_known", b"pile_known", "revealed", b"revealed", "seat", b"seat", "set_aside", b"set_aside", "spaces", b"spaces", "stacks", b"stacks", "stew", b"stew", "stuck", b"stuck", "stumps", b"stumps", "trolls", b"trolls", "vp", b"vp"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__revealed: _TypeAlias = _typing.Literal["revealed"]  # noqa: Y015
+    _WhichOneofArgType__revealed: _TypeAlias = _typing.Literal["_revealed", b"_revealed"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__revealed) -> _WhichOneofReturnType__revealed | None: ...
+
+Global___GnomevilleTown: _TypeAlias = GnomevilleTown  # noqa: Y015
+
+@_typing.final
+class GnomevilleKnownCard(_message.Message):
+    """An ability card known to lie in a pile."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    POSITION_FIELD_NUMBER: _builtins.int
+    ABILITY_FIELD_NUMBER: _builtins.int
+    position: _builtins.int
+    """Its position in the pile, 0 = the top (the next card drawn)."""
+    ability: _builtins.str
+    """The ability card's id."""
+    def __init__(
+        self,
+        *,
+        position: _builtins.int = ...,
+        ability: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bag", b"bag", "gnomes", b"gnomes", "mushrooms", b"mushrooms", "name", b"name", "number", b"number", "passed", b"passed", "seat", b"seat", "spaces", b"spaces", "stacks", b"stacks", "stew", b"stew", "stuck", b"stuck", "stumps", b"stumps", "trolls", b"trolls", "vp", b"vp"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ability", b"ability", "position", b"position"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___GnomevilleTown: _TypeAlias = GnomevilleTown  # noqa: Y015
+Global___GnomevilleKnownCard: _TypeAlias = GnomevilleKnownCard  # noqa: Y015
 
 @_typing.final
 class GnomevilleSpace(_message.Message):

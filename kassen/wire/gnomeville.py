@@ -97,6 +97,13 @@ def town_to_proto(town: TownView) -> pb.GnomevilleTown:
         stacks=[pb.GnomevilleStack(tiles=map(TILE, stack)) for stack in town.stacks],
         passed=town.passed,
         stuck=town.stuck,
+        set_aside=town.set_aside,
+        full=town.full,
+        pile=town.pile,
+        pile_known=[
+            pb.GnomevilleKnownCard(position=at, ability=card) for at, card in town.pile_known
+        ],
+        revealed=None if town.revealed == NONE else TILE(town.revealed),
     )
 
 
@@ -127,6 +134,11 @@ def town_from_proto(msg: pb.GnomevilleTown) -> TownView:
         stacks=tuple(tuple(int(t) for t in s.tiles) for s in msg.stacks),
         passed=msg.passed,
         stuck=msg.stuck,
+        set_aside=tuple(msg.set_aside),
+        full=msg.full,
+        pile=msg.pile,
+        pile_known=tuple((k.position, k.ability) for k in msg.pile_known),
+        revealed=int(msg.revealed) if msg.HasField("revealed") else NONE,
     )
 
 
@@ -162,6 +174,14 @@ def _fill(msg: pb.GnomevilleObservation, view: GnomevilleView) -> None:
     msg.ability_pile = view.ability_pile
     del msg.steps[:]
     msg.steps.extend(_step(s) for s in view.steps)
+    msg.turn_by_turn_rounds[:] = view.turn_by_turn_rounds
+    del msg.troll_cards[:]
+    msg.troll_cards.extend(
+        pb.GnomevilleTrollCard(round=number, card=card, ambush=ambush)
+        for number, card, ambush in view.troll_cards
+    )
+    msg.deliveries[:] = view.deliveries
+    msg.backs[:] = view.backs
 
 
 def view_to_proto(view: GnomevilleView) -> pb.GnomevilleObservation:
@@ -218,6 +238,10 @@ def view_from_proto(msg: pb.GnomevilleObservation) -> GnomevilleView:
             StepView(s.kind, tuple((f.name, _value_from(f.value)) for f in s.fields))
             for s in msg.steps
         ),
+        turn_by_turn_rounds=tuple(msg.turn_by_turn_rounds),
+        troll_cards=tuple((c.round, c.card, c.ambush) for c in msg.troll_cards),
+        deliveries=tuple(msg.deliveries),
+        backs=tuple(msg.backs),
     )
 
 

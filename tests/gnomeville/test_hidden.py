@@ -7,7 +7,7 @@ import random
 
 from games.contract import GameConfig
 from games.gnomeville import GAME, GnomevilleState
-from games.gnomeville.hidden import DEALT, PUBLIC, _mark, _redraw_piles, determinize
+from games.gnomeville.hidden import PUBLIC, _redraw_piles, determinize
 from games.gnomeville.rulings import ruling
 from tests.gnomeville.helpers import choose, kind, new_state, play_random, town
 from tests.gnomeville.hidden_check import gnomeville_check, gnomeville_rebuild
@@ -65,46 +65,62 @@ def test_g51_a_sample_plays_on_to_the_end() -> None:
         assert sample.outcome() is not None and g.outcome() is None
 
 
-def test_g51_a_pile_follows_cards_out_of_the_top_and_under_the_bottom() -> None:
+def test_g51_a_pile_knows_which_cards_went_under_and_who_saw_them() -> None:
+    """Cards leave a pile from the top and go under at the bottom: a put-back card is known to
+    its owner alone, a lost one (an exhausted gnome's card was face up) to everybody."""
     g = new_state(2, seed=1)
-    pile = town(g, 0).ability_pile
-    before = [list(pile), list(town(g, 1).ability_pile)]
-    marks = [[DEALT] * len(before[0]), [DEALT] * len(before[1])]
-    drawn = pile[:2]
-    del pile[:2]
-    pile.append(drawn[1])  # kept drawn[0], put drawn[1] back
-    _mark(g, before, marks, ())
-    assert marks[0] == [DEALT] * (len(before[0]) - 2) + [0]
-    before = [list(pile), list(town(g, 1).ability_pile)]
-    pile.append(drawn[0])  # the gnome with drawn[0] is exhausted: everybody saw it
-    from games.contract import Event
-
-    lost = Event("exhausted", {"seat": 0, "ability": g.pack.abilities[drawn[0]].id})
-    _mark(g, before, marks, (lost,))
-    assert marks[0][-2:] == [0, PUBLIC]
+    own = town(g, 0)
+    assert own.pile_seen == [] and own.pile_known(0) == () and own.pile_known(None) == ()
+    kept, back = own.take_from_pile(2)
+    own.put_under_pile(back, 0)  # kept ``kept``, put ``back`` back (academy)
+    size = len(own.ability_pile)
+    assert own.pile_known(0) == ((size - 1, back),)
+    assert own.pile_known(1) == () and own.pile_known(None) == ()
+    own.put_under_pile(kept, PUBLIC)  # the gnome with ``kept`` is exhausted
+    assert own.pile_known(1) == own.pile_known(None) == ((size, kept),)
+    assert own.pile_known(0) == ((size - 1, back), (size, kept))
+    own.take_from_pile(size - 1)  # the dealt cards are drawn: the known ones come up to the top
+    assert own.pile_known(0) == ((0, back), (1, kept)) and own.pile_seen == [0, PUBLIC]
+    own.take_from_pile(1)
+    assert own.pile_known(0) == ((0, kept),) and own.pile_seen == [PUBLIC]
+    # The views show the same: the owner sees both, the others and spectators the lost one.
+    g._take_snapshot()
+    ids = [a.id for a in g.pack.abilities]
+    assert g.observe(1).towns[0].pile_known == ((0, ids[kept]),)
+    assert g.observe(None).towns[0].pile_known == ((0, ids[kept]),)
+    assert g.observe(0).towns[0].pile == len(own.ability_pile) == g.observe(0).ability_pile
 
 
 def test_g51_known_pile_cards_stay_and_the_rest_is_redrawn_without_duplicates() -> None:
     g = new_state(2, seed=1)
     own, other = town(g, 0), town(g, 1)
+    own.put_under_pile(own.take_from_pile(1)[0], 0)
+    other.put_under_pile(other.take_from_pile(1)[0], PUBLIC)
     own_pile, other_pile = list(own.ability_pile), list(other.ability_pile)
-    marks = [[DEALT] * (len(own_pile) - 1) + [0], [DEALT] * (len(other_pile) - 1) + [PUBLIC]]
-    seen_by_1 = [[DEALT] * len(own_pile), [DEALT] * (len(other_pile) - 1) + [1]]
-    _redraw_piles(g, 0, marks, random.Random(3))
+    _redraw_piles(g, 0, random.Random(3))
     assert own.ability_pile[-1] == own_pile[-1] and other.ability_pile[-1] == other_pile[-1]
     cards = own.ability_pile + other.ability_pile
     assert len(cards) == len(set(cards)) == len(own_pile) + len(other_pile)
     assert cards != own_pile + other_pile
-    _redraw_piles(g, 0, seen_by_1, random.Random(3))  # seat 1's own put-back: unknown to 0
+    _redraw_piles(g, 1, random.Random(3))  # seat 0's own put-back: unknown to seat 1
+    assert other.ability_pile[-1] == other_pile[-1]
     assert len(set(own.ability_pile + other.ability_pile)) == len(cards)
 
 
-def test_the_view_of_round_one_rebuilds_the_same_sample() -> None:
+def test_the_view_rebuilds_the_same_sample_in_every_round() -> None:
+    """A seat's view holds all it knows: a position rebuilt from it alone gives the sample the
+    real game gives (after the round-1 draws, and later, with cards used and tiles set aside)."""
     g = new_state(2, seed=5)
     choose(g, "draw", 0)
     view = g.observe(1)
     rebuilt = gnomeville_rebuild(view, 11)
     assert rebuilt is not None and rebuilt.observe(1) == view
     assert determinize(rebuilt, 1, 4).canonical() == determinize(g, 1, 4).canonical()
-    g = _played(2, seed=5, answers=80)
-    assert g.round > 1 and gnomeville_rebuild(g.observe(0), 1) is None
+    g = _played(2, seed=5, answers=40)
+    assert g.round > 1 and g.observe(0).troll_cards and any(g.towns[0].set_aside)
+    for seat in range(2):
+        view = g.observe(seat)
+        rebuilt = gnomeville_rebuild(view, 1)
+        assert rebuilt is not None and rebuilt.observe(seat) == view
+        sample = determinize(g, seat, 4)
+        assert determinize(rebuilt, seat, 4).canonical() == sample.canonical()
