@@ -29,6 +29,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from games.contract import IllegalDecision
 from games.gnomeville.town import EMPTY, PUBLIC
 
 if TYPE_CHECKING:
@@ -55,8 +56,9 @@ class Replay:
     marks_at_barrier: tuple[tuple[int, ...], ...] = ()
 
 
-def replay_of(g: GnomevilleState) -> Replay:
-    """The replay of ``g``'s record, from the cache when it holds a prefix of it."""
+def replay_of(g: GnomevilleState) -> Replay | None:
+    """The replay of ``g``'s record, from the cache when it holds a prefix of it; None when
+    the record does not replay (a position set up by hand, then played on)."""
     from games.gnomeville.state import GnomevilleState
 
     history = tuple(g.history)
@@ -74,7 +76,10 @@ def replay_of(g: GnomevilleState) -> Replay:
     for number in range(done, len(history)):
         seat, index = history[number]
         records = state._records  # a barrier records the towns anew
-        state.apply(seat, index)
+        try:
+            state.apply(seat, index)
+        except IllegalDecision:
+            return None
         if state._records is not records:
             barrier_at, at_barrier = number + 1, state.clone()
     found = Replay(history, state, barrier_at, at_barrier)

@@ -124,3 +124,18 @@ def test_the_view_rebuilds_the_same_sample_in_every_round() -> None:
         assert rebuilt is not None and rebuilt.observe(seat) == view
         sample = determinize(g, seat, 4)
         assert determinize(rebuilt, seat, 4).canonical() == sample.canonical()
+
+
+def test_determinize_after_play_from_a_position_set_up_by_hand() -> None:
+    """A position edited by hand, then played on, has a record that does not replay: the
+    sample keeps every seat where it is instead of failing."""
+    from tests.gnomeville.helpers import bag, start_move
+
+    g = new_state(2, seed=3)
+    bag(town(g, 0), market=2)
+    start_move(g, 3)  # movement the dealt game never gave: 4+ options where it had 2
+    d = next(d for d in g.pending() if d.seat == 0)
+    assert d.kind == "move.step" and len(d.options) > 2
+    g.apply(0, len(d.options) - 1)  # out of range in the dealt game's draw decision
+    sample = g.determinize(0, 7)
+    assert sample.observe(0) == g.observe(0)
