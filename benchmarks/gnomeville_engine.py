@@ -4,7 +4,8 @@
 
 Times the bare engine contract (``pending`` / ``apply`` with a uniformly random option for
 every pending decision, what a search bot's playout does) for 4-, 2- and 1-player games of the
-standard variant and a 4-player turn-by-turn game, and reports games/s and decisions/s (best of
+standard variant and a 4-player turn-by-turn game, and 4-player games whose players quit (pass,
+stop moving, buy nothing) only 5% of the time, the long games a building playout makes; reports games/s and decisions/s (best of
 ``--repeats`` CPU-time windows). The target is the one Root meets: 30,000 decisions/s for random
 4-player games, so search bots can afford playouts.
 """
@@ -31,8 +32,14 @@ BENCHMARK = "gnomeville_engine (Gnomeville)"
 TARGET_DECISIONS_PER_SECOND = 30_000.0
 
 
-def bare_loop(config: GameConfig, seeds: range) -> int:
-    """Decisions taken over ``seeds`` (a random answer for every pending decision)."""
+#: Option keys that end a seat's activity early (a pass, stopping a move, buying nothing).
+QUITTING = frozenset({"pass", "stop", "done", "none"})
+
+
+def bare_loop(config: GameConfig, seeds: range, quit_rate: float | None = None) -> int:
+    """Decisions taken over ``seeds``: a uniformly random answer for every pending decision,
+    or, with ``quit_rate``, one that takes a quitting option only that often (long games, as a
+    playout that builds its town plays them)."""
     decisions = 0
     for seed in seeds:
         state = GAME.new(config, seed)
@@ -40,14 +47,25 @@ def bare_loop(config: GameConfig, seeds: range) -> int:
         pending = state.pending()
         while pending:
             for decision in pending:
-                state.apply(decision.seat, below(rng, len(decision.options)))
+                options = decision.options
+                index = below(rng, len(options))
+                quitting = quit_rate is not None and options[index].key in QUITTING
+                if quitting and rng.random() >= (quit_rate or 0.0):
+                    others = [i for i, o in enumerate(options) if o.key not in QUITTING]
+                    if others:
+                        index = others[below(rng, len(others))]
+                state.apply(decision.seat, index)
                 decisions += 1
             pending = state.pending()
     return decisions
 
 
 def measure(
-    config: GameConfig, seconds: float, repeats: int, batch: int = 10
+    config: GameConfig,
+    seconds: float,
+    repeats: int,
+    batch: int = 10,
+    quit_rate: float | None = None,
 ) -> tuple[float, float, float, int]:
     """Best games/s and decisions/s, mean decisions per game, games played."""
     best_games = best_decisions = 0.0
@@ -56,7 +74,7 @@ def measure(
         games = decisions = 0
         start = time.process_time()
         while time.process_time() - start < seconds:
-            decisions += bare_loop(config, range(next_seed, next_seed + batch))
+            decisions += bare_loop(config, range(next_seed, next_seed + batch), quit_rate)
             next_seed += batch
             games += batch
         elapsed = time.process_time() - start
@@ -67,11 +85,12 @@ def measure(
     return best_games, best_decisions, total_decisions / total_games, total_games
 
 
-CONFIGS = (
-    ("4 players, standard", GameConfig(4, "standard")),
-    ("2 players, standard", GameConfig(2, "standard")),
-    ("solo, standard", GameConfig(1, "standard")),
-    ("4 players, turn-by-turn", GameConfig(4, "turn-by-turn")),
+CONFIGS: tuple[tuple[str, GameConfig, float | None], ...] = (
+    ("4 players, standard", GameConfig(4, "standard"), None),
+    ("2 players, standard", GameConfig(2, "standard"), None),
+    ("solo, standard", GameConfig(1, "standard"), None),
+    ("4 players, turn-by-turn", GameConfig(4, "turn-by-turn"), None),
+    ("4 players, building", GameConfig(4, "standard"), 0.05),
 )
 
 
@@ -82,8 +101,8 @@ def run(seconds: float, repeats: int, batch: int = 10) -> list[Figure]:
     )
     rates: dict[str, tuple[float, float]] = {}
     with one_core():
-        for label, config in CONFIGS:
-            rate, decisions, per_game, played = measure(config, seconds, repeats, batch)
+        for label, config, quit_rate in CONFIGS:
+            rate, decisions, per_game, played = measure(config, seconds, repeats, batch, quit_rate)
             rates[label] = (rate, decisions)
             print(f"{label:<26}{rate:>9.1f}{decisions:>13.0f}{per_game:>16.0f}{played:>7}")
     games_4p, decisions_4p = rates["4 players, standard"]
@@ -102,6 +121,12 @@ def run(seconds: float, repeats: int, batch: int = 10) -> list[Figure]:
         ),
         Figure(BENCHMARK, "4 players, games", games_4p, "games/s"),
         Figure(BENCHMARK, "solo, games", rates["solo, standard"][0], "games/s"),
+        Figure(
+            BENCHMARK,
+            "4 players building, decisions",
+            rates["4 players, building"][1],
+            "decisions/s",
+        ),
     ]
 
 
