@@ -7,7 +7,7 @@ tournament benchmark's (b)). The yardstick is measured at the start and after ea
 so each benchmark sits between two readings (the reading after one is the reading before the
 next) and is compared with the better of the two, as each script does on its own.
 
-By default the windows are short (about 1.5 minutes on 2 cores); ``--full`` uses each script's
+By default the windows are short (about 2 minutes on 2 cores); ``--full`` uses each script's
 own defaults (about 4.5 minutes, more on a loaded host: the engines' windows count CPU time).
 Short windows give noisier figures (the engine benchmarks keep the best of fewer windows); the
 tournament plays its full 10,000 matches either way. The load average after each benchmark is
@@ -63,7 +63,7 @@ FULL = Profile(
     tournament={"matches": 10_000, "concurrency": 2},
     ratings={"repeats": 3},
 )
-#: About a minute and a half in all on 2 cores.
+#: About two minutes in all on 2 cores (118 s on 2026-11-30 with Gnomeville).
 SHORT = Profile(
     yardstick_seconds=1.5,
     yardstick_repeats=10,

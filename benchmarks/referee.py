@@ -347,7 +347,11 @@ class BotReport:
 
 
 #: What case (b) plays, per ``--game``: (variant, players).
-GAME_SETUPS: dict[str, tuple[str, int]] = {"rumble-nation": ("base", 4), "root": ("autumn", 2)}
+GAME_SETUPS: dict[str, tuple[str, int]] = {
+    "rumble-nation": ("base", 4),
+    "root": ("autumn", 2),
+    "gnomeville": ("standard", 4),
+}
 
 
 def referee_bots(
