@@ -23,7 +23,9 @@ def _a(noun: object) -> str:
 
 
 def _seat(d: Data) -> str:
-    return f"Seat {d.get('seat', '?')}"
+    """Players are numbered from 1 in logs, as in the other games (seats count from 0)."""
+    seat = d.get("seat")
+    return f"Player {seat + 1}" if isinstance(seat, int) else "A player"
 
 
 def _gnome(d: Data) -> str:
@@ -98,6 +100,8 @@ _LINES: dict[str, Callable[[Data], str]] = {
         "(no tile left to take)"
     ),
     "reveal": _reveal,
+    "round": lambda d: f"Round {d['round']}: troll card {d['troll_card']} is revealed",
+    "side": lambda d: f"{_seat(d)} plays town #{d['town']}",
 }
 
 

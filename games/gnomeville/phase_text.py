@@ -15,7 +15,9 @@ Data = Mapping[str, Any]
 
 
 def _seat(d: Data) -> str:
-    return f"Seat {d['seat']}"
+    """Players are numbered from 1 in logs, as in the other games (seats count from 0)."""
+    seat = d.get("seat")
+    return f"Player {seat + 1}" if isinstance(seat, int) else "A player"
 
 
 def _score(d: Data) -> str:
@@ -27,7 +29,9 @@ def _score(d: Data) -> str:
     elif why == "full_board":
         what = "a full town board"
     elif why == "goal":
-        what = f"goal {d['goal']} ({d['side']}, value {d['value']} against seat {d['against']})"
+        what = (
+            f"goal {d['goal']} ({d['side']}, value {d['value']} against Player {d['against'] + 1})"
+        )
     else:
         what = str(why)
     return f"{_seat(d)} scores {d['vp']} VP for {what} (total {d['total']})"
@@ -44,17 +48,29 @@ def _bonus(d: Data) -> str:
     return f"{_seat(d)} takes 1 mushroom instead of the {d['bonus']} delivery bonus"
 
 
+def _players(seats: Any) -> str:
+    """Seats (from 0) as players (from 1): ``Players 2 and 3``."""
+    names = [str(seat + 1) for seat in seats]
+    if len(names) == 1:
+        return f"Player {names[0]}"
+    return f"Players {', '.join(names[:-1])} and {names[-1]}"
+
+
 def _game_over(d: Data) -> str:
-    line = f"Game over: scores {list(d['scores'])}, ranking {list(d['ranking'])}"
+    scores = d["scores"]
+    ranked = ", ".join(
+        f"{n}. Player {seat + 1} {scores[seat]}" for n, seat in enumerate(d["ranking"], 1)
+    )
+    line = f"Game over: {ranked}"
     if d.get("shared"):
-        line += f", shared places {[list(s) for s in d['shared']]}"
+        line += "; sharing a place: " + "; ".join(_players(s) for s in d["shared"])
     if d.get("rank") is not None:
         line += f", rank: {d['rank'] or 'none'}"
     return line
 
 
 _TEXTS: dict[str, Callable[[Data], str]] = {
-    "ambush": lambda d: f"Ambush! Troll card {d['card']} for the stuck seats {list(d['seats'])}",
+    "ambush": lambda d: f"Ambush! Troll card {d['card']} for the stuck: {_players(d['seats'])}",
     "boulder": lambda d: f"{_seat(d)}: a boulder falls on {d['space']}",
     "boulder_smashed": lambda d: (
         f"{_seat(d)}: the gnome with a hammer on {d['space']} smashes the falling boulder "
@@ -85,8 +101,8 @@ _TEXTS: dict[str, Callable[[Data], str]] = {
     "restand": lambda d: f"{_seat(d)} places a new gnome stand on {d['space']}",
     "score": _score,
     "delivery": lambda d: (
-        f"Special delivery {d['card']}: leader at {d['leader']} VP, bonus groups per seat "
-        f"{list(d['groups'])}"
+        f"Special delivery {d['card']}: leader at {d['leader']} VP; bonus groups: "
+        + ", ".join(f"Player {seat + 1} {n}" for seat, n in enumerate(d["groups"]))
     ),
     "delivery_bonus": _bonus,
     "washed": lambda d: f"{_seat(d)}: the river washes {', '.join(d['spaces'])} clean",
