@@ -176,8 +176,22 @@ HIDDEN: dict[str, Hidden] = {
     "gnomeville": Hidden(gnomeville_check, gnomeville_secret, gnomeville_rebuild),
 }
 
+
+def _not_yet(name: str, players: int) -> list[pytest.MarkDecorator]:
+    """A skip while a player count cannot be set up yet (Root's 3 players need the Alliance)."""
+    if name == "root":
+        from games.root.lineup import unavailable
+
+        why = unavailable(players)
+        if why is not None:
+            return [pytest.mark.skip(reason=why)]
+    return []
+
+
 CONFIGS = [
-    pytest.param(name, variant, players, id=f"{name}-{variant}-{players}")
+    pytest.param(
+        name, variant, players, id=f"{name}-{variant}-{players}", marks=_not_yet(name, players)
+    )
     for name, game in sorted(games().items())
     for variant in game.variants
     for players in game.player_counts

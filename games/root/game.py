@@ -1,9 +1,11 @@
-"""Root as a registered game: two players, Marquise de Cat vs Eyrie Dynasties, either map."""
+"""Root as a registered game: Marquise de Cat vs Eyrie Dynasties (two players, a two-game
+contest) or with the Woodland Alliance (three players, one game), either map."""
 
 from __future__ import annotations
 
 from games.contract import Event, GameConfig, InvalidConfig, check_config
 from games.root.describe import describe
+from games.root.lineup import contest_games, named_factions, unavailable
 from games.root.state import MAPS, RootState
 
 
@@ -12,16 +14,18 @@ class Root:
     title: str = "Root"
     #: The map: Autumn (the base map) or Winter.
     variants: tuple[str, ...] = MAPS
-    player_counts: tuple[int, ...] = (2,)
-    #: ``games``: a contest of 1 or 2 games (default 2).
-    option_keys: tuple[str, ...] = ("games",)
+    player_counts: tuple[int, ...] = (2, 3)
+    #: ``games``: a two-player contest of 1 or 2 games (default 2; three players play 1).
+    #: ``factions``: the factions in seat order (a comma list), else dealt at random.
+    option_keys: tuple[str, ...] = ("games", "factions")
 
     def new(self, config: GameConfig, seed: int) -> RootState:
         check_config(self, config)
-        games = config.options.get("games", 2)
-        # Options from the command line and the wire are text: "1" is 1.
-        if games not in (1, 2, "1", "2") or isinstance(games, bool):
-            raise InvalidConfig(f"root plays a contest of 1 or 2 games, not {games!r}")
+        contest_games(config.players, config.options.get("games"))
+        named_factions(config.players, config.options.get("factions"))
+        why = unavailable(config.players)
+        if why is not None:
+            raise InvalidConfig(why)
         return RootState(config, seed)
 
     def describe(self, event: Event) -> str:

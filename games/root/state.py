@@ -22,6 +22,7 @@ from games.contract import (
     GameConfig,
     GameState,
     IllegalDecision,
+    InvalidConfig,
     Outcome,
     answered,
 )
@@ -55,8 +56,12 @@ class RootState(GameState):
 
     def __init__(self, config: GameConfig, seed: int) -> None:
         # Imported here: the faction modules use this module's helpers.
-        from games.root.factions import FACTION_RULES, TWO_PLAYER_FACTIONS
+        from games.root.factions import FACTION_RULES
+        from games.root.lineup import LINEUPS, contest_games, named_factions, unavailable
 
+        why = unavailable(config.players, FACTION_RULES)
+        if why is not None:
+            raise InvalidConfig(why)
         self.faction_rules: Mapping[str, Faction] = FACTION_RULES
         self.config = config
         self.seed = seed
@@ -64,16 +69,19 @@ class RootState(GameState):
         self.n = config.players
         self.rng = random.Random(seed)
         self.map_name = config.variant
-        self.games = int(config.options.get("games", DEFAULT_GAMES))
+        self.games = contest_games(self.n, config.options.get("games"))
         self.game_number = 0
         #: VP each seat scored in each finished game.
         self.results: list[tuple[int, ...]] = []
         #: (winner, turns taken) of each finished game.
         self.winners: list[tuple[int, int]] = []
-        # RT2: game 1's factions are dealt to the seats at random; game 2 swaps them.
-        factions = list(TWO_PLAYER_FACTIONS)
+        # RT2: game 1's factions are dealt to the seats at random (the deal is drawn even when
+        # the ``factions`` option names them, so a seed's deck is the same either way); game 2
+        # swaps them.
+        factions = list(LINEUPS[self.n])
         shuffle(self.rng, factions)
-        self.first_factions: tuple[str, ...] = tuple(factions)
+        named = named_factions(self.n, config.options.get("factions"))
+        self.first_factions: tuple[str, ...] = named or tuple(factions)
         self.first_starter = below(self.rng, self.n)
         self._events: list[Event] = []
         self._pending: tuple[Decision, ...] = ()

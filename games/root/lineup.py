@@ -1,0 +1,73 @@
+"""Which factions sit at the table: seed 003's pairings by player count and the ``factions`` option.
+
+Seed 003 (派閥の選択) recommends Marquise + Eyrie for two players and Marquise + Eyrie + Woodland
+Alliance for three; this engine plays exactly those. The factions are dealt to the seats at
+random from the seed (RT2) unless the ``factions`` option names them in seat order (a comma
+list, e.g. ``"eyrie,marquise"`` or ``"marquise,eyrie,alliance"``). Two players play seed 003's
+two-game contest (game 2 swaps the factions, RT1-RT3); three play one game, as the Law does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.contract import InvalidConfig
+from games.root.woodland import ALLIANCE, EYRIE, MARQUISE
+
+#: Seed 003's pairing per player count (2人：[猫野候国]＋[鷲巣王朝]; 3人：…＋[森林連合]).
+LINEUPS: dict[int, tuple[str, ...]] = {
+    2: (MARQUISE, EYRIE),
+    3: (MARQUISE, EYRIE, ALLIANCE),
+}
+
+
+def unavailable(players: int, rules: Mapping[str, Any] | None = None) -> str | None:
+    """Why a game of ``players`` cannot be set up yet (a faction whose rules are not
+    registered in ``factions.FACTION_RULES``), or None if it can."""
+    if rules is None:
+        from games.root.factions import FACTION_RULES
+
+        rules = FACTION_RULES
+    missing = [f for f in LINEUPS.get(players, ()) if f not in rules]
+    if not missing:
+        return None
+    return (
+        f"a {players}-player Root game needs the {', '.join(missing)} faction, "
+        "whose rules are not in this engine yet"
+    )
+
+
+def named_factions(players: int, value: Any) -> tuple[str, ...] | None:
+    """The ``factions`` option read as seat order, or None if not given; ``InvalidConfig``
+    unless it names exactly the factions of a ``players``-player game, once each."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        names = tuple(part.strip().lower() for part in value.split(","))
+    elif isinstance(value, (list, tuple)):
+        names = tuple(str(part).strip().lower() for part in value)
+    else:
+        raise InvalidConfig(f"root's factions option is a comma list, not {value!r}")
+    lineup = LINEUPS[players]
+    if len(names) != players or sorted(names) != sorted(lineup):
+        raise InvalidConfig(
+            f"a {players}-player Root game seats {', '.join(lineup)} (once each, in any seat "
+            f"order), not {','.join(names)!r}"
+        )
+    return names
+
+
+def contest_games(players: int, value: Any) -> int:
+    """Games in the contest: 1 or 2 for two players (RT1), always 1 for three (the Law)."""
+    default = 2 if players == 2 else 1
+    games = default if value is None else value
+    # Options from the command line and the wire are text: "1" is 1.
+    if games not in (1, 2, "1", "2") or isinstance(games, bool):
+        raise InvalidConfig(f"root plays a contest of 1 or 2 games, not {games!r}")
+    if players != 2 and int(games) != 1:
+        raise InvalidConfig(
+            f"a {players}-player Root game is one game (the two-game contest is seed 003's "
+            "two-player rule)"
+        )
+    return int(games)

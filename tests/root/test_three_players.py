@@ -1,0 +1,74 @@
+"""Three players (issue 13): seed 003's trio, the ``factions`` option, setup order, one game."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.contract import GameConfig, InvalidConfig
+from games.root.game import GAME
+from games.root.lineup import LINEUPS, unavailable
+from games.root.woodland import ALLIANCE, EYRIE, MARQUISE
+
+NOT_YET = unavailable(3)
+needs_alliance = pytest.mark.skipif(NOT_YET is not None, reason=NOT_YET or "")
+
+
+def test_root_takes_two_or_three_players_and_a_factions_option() -> None:
+    assert GAME.player_counts == (2, 3)
+    assert "factions" in GAME.option_keys
+    assert LINEUPS[3] == (MARQUISE, EYRIE, ALLIANCE)  # seed 003: 3人：猫野候国＋鷲巣王朝＋森林連合
+
+
+def test_a_three_player_game_without_the_alliance_says_why() -> None:
+    if NOT_YET is None:
+        pytest.skip("the Alliance is in the engine")
+    with pytest.raises(InvalidConfig, match="alliance"):
+        GAME.new(GameConfig(3, "autumn"), 1)
+
+
+def test_the_factions_option_seats_two_players_and_game_2_still_swaps() -> None:
+    for order in ("eyrie,marquise", "marquise,eyrie"):
+        g = GAME.new(GameConfig(2, "autumn", {"factions": order}), 3)
+        assert tuple(p.faction for p in g.players) == tuple(order.split(","))
+    # Naming the factions does not change the rest of the seed's chance (the deal is drawn).
+    named = GAME.new(GameConfig(2, "autumn", {"factions": "eyrie,marquise"}), 5)
+    dealt = GAME.new(GameConfig(2, "autumn"), 5)
+    assert named.first_starter == dealt.first_starter
+
+
+@pytest.mark.parametrize(
+    ("players", "value", "message"),
+    [
+        (2, "marquise", "seats marquise, eyrie"),
+        (2, "marquise,marquise", "seats marquise, eyrie"),
+        (2, "marquise,alliance", "seats marquise, eyrie"),
+        (3, "marquise,eyrie", "seats marquise, eyrie, alliance"),
+        (2, 7, "comma list"),
+    ],
+)
+def test_a_bad_factions_option_is_refused(players: int, value: object, message: str) -> None:
+    if players == 3 and NOT_YET is not None:
+        pytest.skip(NOT_YET)
+    with pytest.raises(InvalidConfig, match=message):
+        GAME.new(GameConfig(players, "autumn", {"factions": value}), 1)
+
+
+@needs_alliance
+def test_three_players_play_one_game() -> None:
+    g = GAME.new(GameConfig(3, "autumn"), 1)
+    assert g.games == 1
+    with pytest.raises(InvalidConfig, match="one game"):
+        GAME.new(GameConfig(3, "autumn", {"games": 2}), 1)
+
+
+@needs_alliance
+def test_three_player_factions_are_dealt_at_random_or_as_named() -> None:
+    seen = set()
+    for seed in range(30):
+        g = GAME.new(GameConfig(3, "autumn"), seed)
+        seating = tuple(p.faction for p in g.players)
+        assert sorted(seating) == sorted(LINEUPS[3])
+        seen.add(seating)
+    assert len(seen) == 6  # every seating occurs
+    g = GAME.new(GameConfig(3, "winter", {"factions": "alliance,marquise,eyrie"}), 2)
+    assert tuple(p.faction for p in g.players) == (ALLIANCE, MARQUISE, EYRIE)
