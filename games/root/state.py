@@ -319,27 +319,42 @@ class RootState(GameState):
     # -- cards
 
     def draw(self, seat: int, count: int) -> list[str]:
-        """Draw ``count`` cards (reshuffling the discard pile when the deck runs out, Law 2.1);
-        fewer if both are empty. Public event: how many; private event: which."""
+        """Draw ``count`` cards; fewer if the deck and the discard pile are both empty. The draw
+        that takes the deck's last card reshuffles the discard pile at once (``refill_deck``).
+        Public event: how many; private event: which."""
         drawn: list[str] = []
         for _ in range(count):
             if not self.deck:
-                if not self.discard:
+                self.refill_deck()
+                if not self.deck:
                     break
-                self.deck = self.discard
-                self.discard = []
-                shuffle(self.rng, self.deck)
-                self._emit("reshuffle", cards=len(self.deck))
             drawn.append(self.deck.pop())
+            if not self.deck:
+                self.refill_deck()
         if drawn:
             self.players[seat].hand.extend(drawn)
             self._emit("draw", seat=seat, count=len(drawn))
             self._emit("drew", private_to=seat, seat=seat, cards=tuple(drawn))
         return drawn
 
+    def refill_deck(self) -> None:
+        """Law 2.1: "If the deck is ever empty, shuffle the discard pile immediately to form a
+        new deck." Called whenever the deck may have become empty (a draw took its last card,
+        a card is discarded while it is empty), so cards discarded after that moment start a
+        new discard pile instead of joining the new deck."""
+        if self.deck or not self.discard:
+            return
+        self.deck = self.discard
+        self.discard = []
+        shuffle(self.rng, self.deck)
+        self._emit("reshuffle", cards=len(self.deck))
+
     def discard_card(self, card_id: str) -> None:
-        """Put a card on the discard pile (dominance cards are not in two-player decks)."""
+        """Put a card on the discard pile (dominance cards are not in two-player decks); with
+        the deck empty, it is reshuffled into a new deck at once (Law 2.1)."""
         self.discard.append(card_id)
+        if not self.deck:
+            self.refill_deck()
 
     def spend(self, seat: int, card_id: str, why: str) -> None:
         """Spend or discard a card from ``seat``'s hand: it goes face up to the discard pile."""
