@@ -14,10 +14,14 @@ from typing import Any
 
 from games.contract import GameConfig, Option
 from games.root.game import GAME
+from games.root.invariants import check_invariants
+from games.root.maps import CLEARING_IDS
+from games.root.marquise import MarquiseBoard
 from games.root.players import Player
 from games.root.state import RootState
 from games.root.steps import Options, Step
-from games.root.woodland import EYRIE, MARQUISE, Woodland
+from games.root.tracks import MARQUISE_WOOD_TOKENS
+from games.root.woodland import EYRIE, KEEP, MARQUISE, WOOD, Woodland
 
 MARQUISE_SEAT, EYRIE_SEAT = 0, 1
 
@@ -58,7 +62,11 @@ def position(
     what setup dealt). With ``step``, the stack is that one step (e.g. a Battle) and the game
     settles on its first decision; otherwise the current faction's turn starts. With ``hold``,
     a ``Hold`` step waits under ``step``: play stops there instead of going on to a turn, so
-    tests can look at the position the step left."""
+    tests can look at the position the step left.
+
+    The Marquise's board follows the pieces placed (her keep is where its token is, her supply
+    holds the wood not on the map), and the position must pass ``check_invariants`` like every
+    position of a real game (AssertionError otherwise: e.g. nine wood tokens)."""
     g = after_setup()
     w = Woodland(g.board)
     for c, by_faction in (warriors or {}).items():
@@ -71,6 +79,7 @@ def position(
         for faction, kind in pieces:
             w.add_token(faction, kind, c)
     g.woodland = w
+    _match_the_marquise_board(g)
     for faction, cards in (hands or {}).items():
         player = _player(g, faction)
         g.deck.extend(player.hand)
@@ -86,6 +95,7 @@ def position(
     for faction, score in (vp or {}).items():
         _player(g, faction).vp = score
     g.current = g.seat_of[current]
+    check_invariants(g)  # a prepared position holds only what a real game can
     if hold:
         g.stack = [Hold(g.current)]
         if step is not None:
@@ -111,6 +121,17 @@ class Hold(Step):
 
 
 _HOLD: Options = (Option("hold", "hold", ("hold",)), Option("wait", "wait", ("wait",)))
+
+
+def _match_the_marquise_board(g: RootState) -> None:
+    """The Marquise's board follows the pieces placed: the keep is where its token is (none on
+    the map: out of the game), and her supply holds the wood tokens not on the map."""
+    board = _player(g, MARQUISE).board
+    assert isinstance(board, MarquiseBoard)
+    w = g.woodland
+    keeps = [c for c in CLEARING_IDS if (MARQUISE, KEEP) in w.tokens(c)]
+    board.keep = keeps[0] if keeps else 0
+    board.wood = MARQUISE_WOOD_TOKENS - sum(w.count_tokens(MARQUISE, WOOD, c) for c in CLEARING_IDS)
 
 
 def _take(g: RootState, card_id: str) -> None:
