@@ -87,6 +87,7 @@ class Battle(Step):
         "attacker_rolled",
         "clearing",
         "clearings",
+        "dealing",
         "defender",
         "defender_extra",
         "defender_lost",
@@ -125,6 +126,9 @@ class Battle(Step):
         self.defender_lost = 0
         self.attacker_removed = 0  # enemy buildings/tokens removed, for the Despot
         self.defender_removed = 0
+        #: Both sides' hits are being dealt (Law 4.3.4): VP scored until they all are count as
+        #: reached at once (Law 3.1, RT5).
+        self.dealing = False
 
     # ------------------------------------------------------------------ the steps
 
@@ -175,6 +179,9 @@ class Battle(Step):
                 kinds = sorted(set(g.pieces_of(self.removing, self.clearing)))
                 return tuple(_remove_option(k) for k in kinds)
             return FINISHED
+
+    def scores_at_once(self) -> bool:
+        return self.dealing
 
     def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
         stage = self.stage
@@ -274,6 +281,7 @@ class Battle(Step):
         to_attacker = self.defender_extra + (
             0 if self.ignore_defender_rolled else self.defender_rolled
         )
+        self.dealing = True
         self.to_defender = self._hit(g, self.defender, to_defender)
         self.to_attacker = self._hit(g, self.attacker, to_attacker)
         self.after = "over"
@@ -352,6 +360,9 @@ class Battle(Step):
                     g.rules(seat).removed_in_battle(g, seat, removed)
             g.emit("battle_over", clearing=c, why="ambush" if self.after == "roll" else "hits")
         self.stage = stage
+        if self.dealing:  # all hits dealt, the Despot's point scored: who has 30 (RT5)
+            self.dealing = False
+            g.check_victory()
 
     def _enemy(self, seat: int) -> int:
         return self.defender if seat == self.attacker else self.attacker

@@ -21,8 +21,12 @@ CORE_RULINGS: dict[str, str] = {
     "RT4": "A contest stopped by the referee's decision limit is ranked by total VP so far (finished "
     "games plus the current one); ties go to the seat not taking the current turn, then the lower "
     "seat.",
-    "RT5": "The game ends as soon as a step that scored leaves someone at 30 VP or more; if several "
-    "reached 30 in that step, the player taking the turn wins if among them (Law 3.1).",
+    "RT5": "The game ends as soon as someone has 30 VP or more (Law 3.1). The VP of one battle's "
+    "hits (removals both ways and the Despot's extra point, Law 4.3.4) are reached at once, "
+    "whatever order the hits are chosen in: the game ends when all are dealt, and if several "
+    "players are then at 30 or more, the player taking the turn wins (if not among them, the "
+    "first of them in turn order, Law 1.1.3). VP scored one after another (Brutal Tactics' "
+    "point before the hits, Stand and Deliver!) are not simultaneous: the first to 30 wins.",
     "RT6": "Determinization deals the other seats' hands and the deck again from the cards the seat "
     "cannot see, keeping hand sizes; cards a step in progress names (a played ambush, a card "
     "waiting for its Decree column) stay in their hand, and a deal is kept only if the seat's "

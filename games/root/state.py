@@ -286,10 +286,25 @@ class RootState(GameState):
         player = self.players[seat]
         player.vp = max(0, player.vp + vp)
         self._emit("score", seat=seat, vp=vp, total=player.vp, why=why)
-        if player.vp >= VICTORY_VP and self.winner is None:
-            # Law 3.1: several at once -> the player taking the turn wins (RT5).
-            reached = [p.seat for p in self.players if p.vp >= VICTORY_VP]
-            self.winner = self.current if self.current in reached else seat
+        if player.vp >= VICTORY_VP and self.winner is None and not self.scoring_at_once():
+            self.check_victory()
+
+    def scoring_at_once(self) -> bool:
+        """Whether a step in progress makes VP scored now count as reached at once with those
+        still to come in it (a battle's hits, Law 4.3.4): it calls ``check_victory`` when done."""
+        return any(step.scores_at_once() for step in self.stack)
+
+    def check_victory(self) -> None:
+        """Law 3.1: "The first player to reach 30 victory points immediately wins the game. If
+        multiple players reach 30 or more victory points simultaneously, the player taking the
+        current turn wins." If the turn's player is not among them, the first of them in turn
+        order wins (Law 1.1.3: the player taking the turn decides what is unclear). RT5."""
+        if self.winner is not None:
+            return
+        reached = [p.seat for p in self.players if p.vp >= VICTORY_VP]
+        if reached:
+            current, n = self.current, self.n
+            self.winner = min(reached, key=lambda s: (s - current) % n)
 
     def enemies(self, seat: int) -> tuple[int, ...]:
         return _ENEMIES[self.n][seat]

@@ -58,6 +58,12 @@ class Step:
         """Apply the option whose ``value`` was chosen."""
         raise NotImplementedError
 
+    def scores_at_once(self) -> bool:
+        """Whether VP scored while this step is on the stack are reached at once with those
+        still to come in it (a battle dealing its hits, Law 4.3.4): the game does not end until
+        the step calls ``RootState.check_victory`` (Law 3.1, RT5)."""
+        return False
+
     def copy(self) -> Step:
         """An independent copy: fields hold ints, strings and tuples, so shallow is enough."""
         return copy.copy(self)
