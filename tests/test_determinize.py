@@ -148,8 +148,11 @@ def _root_named(view: Any) -> set[str]:
 
 def root_check(real: RootState, sample: RootState, seat: int) -> None:
     """RT6: the other hands keep their sizes and the cards a step in progress names (a played
-    ambush); hands + deck + what is face up are exactly the deck; nothing visible moved."""
+    ambush), the Alliance's face-down supporters their number (the seat's own: their cards);
+    hands + supporters + deck + what is face up are exactly the deck; nothing visible moved."""
     assert sample.players[seat].hand == real.players[seat].hand
+    mine = sample.players[seat].board.hidden_cards()
+    assert sorted(mine) == sorted(real.players[seat].board.hidden_cards())
     assert _root_public_cards(sample) == _root_public_cards(real), "a face-up card moved"
     named = _root_named(real.observe(seat))
     places = Counter(sample.deck) + _root_public_cards(sample)
@@ -157,12 +160,19 @@ def root_check(real: RootState, sample: RootState, seat: int) -> None:
         assert len(q.hand) == len(p.hand), f"seat {p.seat}'s hand size changed"
         assert set(p.hand) & named <= set(q.hand), "a card the seat saw played left the hand"
         places += Counter(q.hand)
+        hidden = q.board.hidden_cards()
+        assert len(hidden) == len(p.board.hidden_cards()), f"seat {p.seat}'s supporters"
+        places += Counter(hidden)
     assert places == Counter(c.id for c in standard_deck(real.n)), "not the deck"
 
 
 def root_secret(state: RootState, seat: int) -> Hashable:
-    """The other hands (as sets) and the deck's order."""
-    hands = tuple(tuple(sorted(p.hand)) for p in state.players if p.seat != seat)
+    """The other hands and supporters (as sets) and the deck's order."""
+    hands = tuple(
+        (tuple(sorted(p.hand)), tuple(sorted(p.board.hidden_cards())))
+        for p in state.players
+        if p.seat != seat
+    )
     return hands, tuple(state.deck)
 
 

@@ -8,7 +8,8 @@ Steps, each a small decision where there is a choice:
    attacking warriors remain (Law 4.3.1). An attacker with Scouting Party is not affected by
    ambush cards, so none is offered (RT10);
 3. two dice (each 0-3): the attacker will deal the higher, the defender the lower, each at most
-   its warriors in the clearing (Law 4.3.2); Guerrilla War (the Alliance) comes in part 2;
+   its warriors in the clearing (Law 4.3.2); an Alliance defender deals the higher and the
+   attacker the lower (Guerrilla War, Law 8.2.2);
 4. effects, the attacker's first (RT9): Brutal Tactics (+1 hit, the defender scores 1 VP),
    Armorers (discard: ignore the rolled hits you take) / Sappers (defender, discard: +1 hit);
    the Commander's extra hit and the defenseless extra hit are automatic (Law 4.3.3);
@@ -235,8 +236,11 @@ class Battle(Step):
         a, b = roll_die(g), roll_die(g)
         self.dice = (a, b)
         defending = w.warriors(g.faction_of(self.defender), c)
-        self.attacker_rolled = min(max(a, b), w.warriors(g.faction_of(self.attacker), c))
-        self.defender_rolled = min(min(a, b), defending)
+        high, low = max(a, b), min(a, b)
+        if g.rules(self.defender).guerrilla:  # Law 8.2.2 Guerrilla War: the defender deals high
+            high, low = low, high
+        self.attacker_rolled = min(high, w.warriors(g.faction_of(self.attacker), c))
+        self.defender_rolled = min(low, defending)
         self.attacker_extra += g.rules(self.attacker).battle_extra_hits(g, self.attacker, True)
         self.defender_extra += g.rules(self.defender).battle_extra_hits(g, self.defender, False)
         if defending == 0:

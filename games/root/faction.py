@@ -35,9 +35,30 @@ class FactionBoard:
 
     @classmethod
     def from_public(cls, values: dict[str, Any]) -> FactionBoard:
-        """The board again from ``public()`` (all faction boards are public in the base game):
-        what lets a bot rebuild a playable position from its observation."""
+        """The board again from ``public()`` (plus ``private()`` in the owner's own view): what
+        lets a bot rebuild a playable position from its observation. Cards it cannot see (the
+        Alliance's supporters, seen from another seat) come back as placeholders that
+        ``RootState.redeal`` deals again."""
         raise NotImplementedError
+
+    def private(self) -> dict[str, Any]:
+        """What only the owner sees of this board (the Alliance's supporters), added to
+        ``public()`` in the owner's own view."""
+        return {}
+
+    def hidden_cards(self) -> tuple[str, ...]:
+        """Face-down cards on this board that other seats cannot see (the Alliance's
+        supporters): determinization deals them again with the other hidden cards (RT6)."""
+        return ()
+
+    def set_hidden_cards(self, cards: list[str]) -> None:
+        """Replace the ``hidden_cards`` (same number) with ``cards``."""
+        if cards:
+            raise ValueError("this board holds no hidden cards")
+
+    def warriors_off_map(self) -> int:
+        """Warriors out of the supply but not on the map (the Alliance's officers)."""
+        return 0
 
 
 class Faction:
@@ -52,10 +73,15 @@ class Faction:
     #: Whether ``blocks_placement`` is overridden, i.e. can ever say yes (set for each subclass;
     #: spares ``may_place`` the call for the others).
     blocks_anything: ClassVar[bool] = False
+    #: Whether ``enemy_moved`` is overridden (set for each subclass; spares every move the call).
+    watches_moves: ClassVar[bool] = False
+    #: Guerrilla War (the Alliance, Law 8.2.2): as defender this faction deals the higher roll.
+    guerrilla: ClassVar[bool] = False
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
         cls.blocks_anything = cls.blocks_placement is not Faction.blocks_placement
+        cls.watches_moves = cls.enemy_moved is not Faction.enemy_moved
 
     def new_board(self) -> FactionBoard:
         raise NotImplementedError
@@ -87,9 +113,16 @@ class Faction:
         """Called after ``count`` of this faction's warriors left clearing ``c`` by removal
         (Field Hospitals pushes its offer here)."""
 
-    def piece_removed(self, g: RootState, seat: int, c: int, kind: str) -> None:
-        """Called after a building or token of this faction was removed (the keep leaves the
-        game, a roost goes back to its track...)."""
+    def piece_removed(
+        self, g: RootState, seat: int, c: int, kind: str, by: int | None = None
+    ) -> None:
+        """Called after a building or token of this faction was removed by seat ``by`` (None:
+        by no one) (the keep leaves the game, a roost goes back to its track, a removed
+        sympathy token outrages the Alliance...)."""
+
+    def enemy_moved(self, g: RootState, seat: int, mover: int, c: int) -> None:
+        """Called after another seat (``mover``) moved warriors into clearing ``c`` (the
+        Alliance's Outrage, Law 8.2.6)."""
 
     def blocks_placement(self, g: RootState, seat: int, placer: int, c: int) -> bool:
         """Whether this faction (at ``seat``) forbids ``placer`` to place pieces in ``c``

@@ -1,15 +1,21 @@
-"""The factions by name, and which ones a two-player contest uses (seed 003: Marquise vs Eyrie)."""
+"""The factions by name (their rules), and which ones a two-player contest uses (seed 003:
+Marquise vs Eyrie; three players add the Woodland Alliance, ``lineup.py``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from games.root.alliance import Alliance
 from games.root.eyrie import Eyrie
 from games.root.faction import Faction
 from games.root.marquise import Marquise
-from games.root.woodland import EYRIE, MARQUISE
+from games.root.woodland import ALLIANCE, EYRIE, MARQUISE
 
-FACTION_RULES: Mapping[str, Faction] = {MARQUISE: Marquise(), EYRIE: Eyrie()}
+FACTION_RULES: Mapping[str, Faction] = {
+    MARQUISE: Marquise(),
+    EYRIE: Eyrie(),
+    ALLIANCE: Alliance(),
+}
 
 #: Seed 003's two-player pairing ("2人：[猫野候国]＋[鷲巣王朝]").
 TWO_PLAYER_FACTIONS: tuple[str, ...] = (MARQUISE, EYRIE)

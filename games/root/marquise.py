@@ -354,7 +354,9 @@ class Marquise(Faction):
         if _board(g, seat).keep and g.hand_cards(seat, g.clearing_suit(c)):
             g.push(FieldHospitals(seat, c, count))
 
-    def piece_removed(self, g: RootState, seat: int, c: int, kind: str) -> None:
+    def piece_removed(
+        self, g: RootState, seat: int, c: int, kind: str, by: int | None = None
+    ) -> None:
         """Wood returns to supply; the keep leaves the game (Law 6.2.2, RM11)."""
         board = _board(g, seat)
         if kind == WOOD:

@@ -77,6 +77,13 @@ class Move(Step):
             self.stage = "count"
         else:
             count = value[1]
-            g.woodland.move(g.faction_of(self.seat), self.origin, self.destination, count)
-            g.emit("move", seat=self.seat, src=self.origin, dst=self.destination, count=count)
+            seat, dst = self.seat, self.destination
+            g.woodland.move(g.faction_of(seat), self.origin, dst, count)
+            g.emit("move", seat=seat, src=self.origin, dst=dst, count=count)
             self.stage = "over"
+            # Warriors moving in may outrage another faction (the Alliance, Law 8.2.6): once per
+            # move. The Vagabond's pawn is no warrior: its moves must not call this.
+            for other in g.enemies(seat):
+                rules = g.rules(other)
+                if rules.watches_moves:
+                    rules.enemy_moved(g, other, seat, dst)

@@ -27,6 +27,7 @@ from games.root.woodland import RUIN, Woodland
 def _step_classes() -> dict[str, type[Step]]:
     # Imported for their Step subclasses.
     from games.root import (  # noqa: F401
+        alliance,
         battle,
         card_effects,
         crafting,
@@ -102,6 +103,7 @@ def from_view(view: RootView, seed: int) -> RootState:
     unseen, held = _unseen(g, view, seat)
     sizes = {p.seat: p.hand_count for p in view.players}
     dealt = sum(sizes[p] for p in held) - sum(len(cards) for cards in held.values())
+    dealt += sum(len(g.players[p].board.hidden_cards()) for p in held)  # others' supporters
     if len(unseen) != view.deck_count + dealt:
         raise IllegalDecision(
             f"the view does not add up: {len(unseen)} unseen cards for a deck of "
@@ -131,6 +133,7 @@ def _unseen(g: RootState, view: RootView, seat: int) -> tuple[list[str], dict[in
     a named card that is not face up is in that hand, not reshuffled into the deck (never seen
     in 150 random contests; the determinize tests would show it)."""
     seen: Counter[str] = Counter(view.players[seat].hand) + Counter(view.discard)
+    seen += Counter(g.players[seat].board.hidden_cards())  # the seat's own supporters
     for p in g.players:
         seen += Counter(p.crafted)
         for name, value in p.board.public().items():

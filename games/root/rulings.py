@@ -1,12 +1,14 @@
 """Every point where seed 003 and the Law of Root are silent or were read one way, decided once.
 
-Shared rulings are RT*, the Marquise's RM* (``marquise.py``) and the Eyrie's RE* (``eyrie.py``).
+Shared rulings are RT*, the Marquise's RM* (``marquise.py``), the Eyrie's RE* (``eyrie.py``) and
+the Woodland Alliance's RA* (``alliance.py``).
 Each is named by a test (``tests/root/``), and ``docs/rulings/root.md`` lists them for people (a
 test keeps the two in step). Data choices about maps, cards and tracks are in the docs too.
 """
 
 from __future__ import annotations
 
+from games.root.alliance import ALLIANCE_RULINGS
 from games.root.eyrie import EYRIE_RULINGS
 from games.root.marquise import MARQUISE_RULINGS
 
@@ -52,7 +54,12 @@ CORE_RULINGS: dict[str, str] = {
     "at a time.",
 }
 
-RULINGS: dict[str, str] = {**CORE_RULINGS, **MARQUISE_RULINGS, **EYRIE_RULINGS}
+RULINGS: dict[str, str] = {
+    **CORE_RULINGS,
+    **MARQUISE_RULINGS,
+    **EYRIE_RULINGS,
+    **ALLIANCE_RULINGS,
+}
 
 
 def ruling(ruling_id: str) -> str:

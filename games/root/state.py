@@ -329,7 +329,8 @@ class RootState(GameState):
 
     def warriors_in_supply(self, seat: int) -> int:
         rules = self.rules(seat)
-        return rules.warriors - self.woodland.warriors_on_map(rules.name)
+        held = self.players[seat].board.warriors_off_map()  # the Alliance's officers
+        return rules.warriors - self.woodland.warriors_on_map(rules.name) - held
 
     # -- cards
 
@@ -427,7 +428,7 @@ class RootState(GameState):
         else:
             self.woodland.remove_building(faction, kind, c)
         self._emit("remove", seat=seat, piece=kind, clearing=c, count=1, by=by)
-        self.rules(seat).piece_removed(self, seat, c, kind)
+        self.rules(seat).piece_removed(self, seat, c, kind, by)
         if by is not None and by != seat:
             self.score(by, 1, "removal")
 
@@ -473,6 +474,7 @@ class RootState(GameState):
             if p.seat != seat:
                 held[p.seat] = sorted(c for c in p.hand if c in named)
                 unseen.extend(c for c in p.hand if c not in named)
+                unseen.extend(p.board.hidden_cards())  # the Alliance's supporters
         sizes = {p.seat: len(p.hand) for p in self.players}
         rng = random.Random(seed)
         if all(d.seat == seat for d in self._pending):
@@ -514,6 +516,10 @@ class RootState(GameState):
                     take = sizes[p.seat] - len(mine)
                     p.hand = [*mine, *rest[:take]]
                     rest = rest[take:]
+                    hidden = len(p.board.hidden_cards())  # the Alliance's supporters
+                    if hidden:
+                        p.board.set_hidden_cards(rest[:hidden])
+                        rest = rest[hidden:]
             new.deck = list(rest)
             new.rng = random.Random(rng.getrandbits(64))
             if view is None:

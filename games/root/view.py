@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from games.root.woodland import WARRIOR_FACTIONS
 
 if TYPE_CHECKING:
+    from games.root.players import Player
     from games.root.state import RootState
 
 
@@ -40,7 +41,8 @@ class PlayerView(NamedTuple):
     #: Once-per-turn effects already used this turn (effect ids).
     used: tuple[str, ...]
     warriors_in_supply: int
-    #: The faction board's public values (see the faction module), as (name, value) pairs.
+    #: The faction board's public values (see the faction module), as (name, value) pairs; in
+    #: the owner's own view also the private ones (the Alliance's ``supporter_cards``).
     board: tuple[tuple[str, Any], ...]
 
 
@@ -91,6 +93,15 @@ def _clearing(g: RootState, c: int) -> ClearingView:
     )
 
 
+def _board(p: Player, seat: int | None) -> tuple[tuple[str, Any], ...]:
+    """The faction board's public values, and to its owner also the private ones (the
+    Alliance's supporter cards)."""
+    values = p.board.public()
+    if p.seat == seat:
+        values.update(p.board.private())
+    return tuple(sorted(values.items()))
+
+
 def observe(g: RootState, seat: int | None) -> RootView:
     players = tuple(
         PlayerView(
@@ -103,7 +114,7 @@ def observe(g: RootState, seat: int | None) -> RootView:
             tuple(p.items),
             p.used,
             g.warriors_in_supply(p.seat),
-            tuple(sorted(p.board.public().items())),
+            _board(p, seat),
         )
         for p in g.players
     )
