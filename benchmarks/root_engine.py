@@ -1,9 +1,11 @@
-"""Random two-player Root games per second, in-process, on one core (issue 6's benchmark).
+"""Random Root games per second, in-process, on one core (issue 6's and issue 13's benchmark).
 
     python benchmarks/root_engine.py [--seconds 3] [--repeats 5] [--profile]
 
 Times the bare engine contract (``pending`` / ``apply`` with a uniformly random option, what a
-search bot's playout does) for one-game and two-game contests on both maps, and reports games/s
+search bot's playout does) for two-player one-game and two-game contests on both maps and for
+three-player games (Marquise, Eyrie, Woodland Alliance; once the Alliance is in the engine, both
+maps; target: 30,000 decisions/s on Autumn as for two players), and reports games/s
 and decisions/s (best of ``--repeats`` CPU-time windows: a shared machine only adds noise).
 A random game that wanders is cut at ``MAX_DECISIONS`` (the referee's adjudication limit does
 the same over the wire); how many were cut is reported. ``--profile`` prints a cProfile top 25.
@@ -26,6 +28,7 @@ from benchmarks.yardstick import Figure, one_core
 from games import GameConfig
 from games.rng import below
 from games.root import GAME
+from games.root.lineup import unavailable
 
 BENCHMARK = "root_engine (Root)"
 TARGET_DECISIONS_PER_SECOND = 30_000.0
@@ -73,7 +76,8 @@ def measure(
     return best_games, best_decisions, total_decisions / total_games, total_games, total_cut
 
 
-CONFIGS = (("autumn", 1), ("winter", 1), ("autumn", 2))
+#: (players, map, games in the contest).
+CONFIGS = ((2, "autumn", 1), (2, "winter", 1), (2, "autumn", 2), (3, "autumn", 1), (3, "winter", 1))
 
 
 def run(seconds: float, repeats: int, batch: int = 20) -> list[Figure]:
@@ -82,30 +86,41 @@ def run(seconds: float, repeats: int, batch: int = 20) -> list[Figure]:
         f"{'configuration':<22}{'games/s':>9}{'decisions/s':>13}{'decisions/game':>16}"
         f"{'games':>7}{'cut':>5}"
     )
-    rates: dict[tuple[str, int], float] = {}
+    rates: dict[tuple[int, str, int], float] = {}
     with one_core():
-        for board, games in CONFIGS:
-            config = GameConfig(2, board, {"games": games})
+        for players, board, games in CONFIGS:
+            if unavailable(players) is not None:
+                print(f"{players} players, {board}: skipped ({unavailable(players)})")
+                continue
+            options = {"games": games} if players == 2 else {}
+            config = GameConfig(players, board, options)
             rate, decisions, per_game, played, cut = measure(config, seconds, repeats, batch)
-            rates[board, games] = decisions
+            rates[players, board, games] = decisions
             label = f"{board}, {games} game{'s' if games > 1 else ''}"
+            if players != 2:
+                label = f"{board}, {players} players"
             print(f"{label:<22}{rate:>9.1f}{decisions:>13.0f}{per_game:>16.0f}{played:>7}{cut:>5}")
-    autumn_rate = rates["autumn", 1]
-    verdict = "meets" if autumn_rate >= TARGET_DECISIONS_PER_SECOND else "is below"
-    print(
-        f"autumn, one game: {autumn_rate:.0f} decisions/s {verdict} the target of "
-        f"{TARGET_DECISIONS_PER_SECOND:.0f}"
-    )
-    return [
-        Figure(
-            BENCHMARK,
-            "Autumn, one game",
-            autumn_rate,
-            "decisions/s",
-            target=TARGET_DECISIONS_PER_SECOND,
-        ),
-        Figure(BENCHMARK, "Winter, one game", rates["winter", 1], "decisions/s"),
-    ]
+    figures = []
+    for players, board, label in ((2, "autumn", "one game"), (3, "autumn", "3 players")):
+        found = rates.get((players, board, 1))
+        if found is None:
+            continue
+        verdict = "meets" if found >= TARGET_DECISIONS_PER_SECOND else "is below"
+        print(
+            f"{board}, {label}: {found:.0f} decisions/s {verdict} the target of "
+            f"{TARGET_DECISIONS_PER_SECOND:.0f}"
+        )
+        figures.append(
+            Figure(
+                BENCHMARK,
+                f"{board.title()}, {label}",
+                found,
+                "decisions/s",
+                target=TARGET_DECISIONS_PER_SECOND,
+            )
+        )
+    figures.insert(1, Figure(BENCHMARK, "Winter, one game", rates[2, "winter", 1], "decisions/s"))
+    return figures
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -124,10 +124,13 @@ def rumble_nation_rebuild(view: Any, seed: int) -> GameState | None:
 
 
 def _root_public_cards(state: RootState) -> Counter[str]:
-    """Cards face up: the discard pile, crafted cards and the Decree (Viziers are not cards)."""
-    found = Counter(state.discard)
+    """Cards face up: the discard pile, crafted cards, the Decree (Viziers are not cards), the
+    available and the activated dominance cards."""
+    found = Counter(state.discard) + Counter(state.available)
     for p in state.players:
         found += Counter(p.crafted)
+        if p.dominance is not None:
+            found[p.dominance] += 1
         for name, column in p.board.public().items():
             if name.startswith("decree_"):
                 found += Counter(c for c in column if c in CARD_BY_ID)

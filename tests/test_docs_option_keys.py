@@ -35,6 +35,7 @@ from games.gnomeville.movement import WORDS
 from games.gnomeville.positions import decision_scenarios as gnomeville_scenarios
 from games.gnomeville.town import SPACE_NAMES
 from games.root.cards import STANDARD_DECK
+from games.root.lineup import unavailable
 from games.root.positions import decision_scenarios as root_scenarios
 from games.rumble_nation.board import AREAS
 from games.rumble_nation.cards import DAIMYO_CARDS, TACTIC_CARDS
@@ -86,15 +87,24 @@ PLACEHOLDERS: dict[str, dict[str, str]] = {
     },
 }
 
+#: Whether three-player Root games can be played (they need the Woodland Alliance's rules).
+THREE_PLAYER_ROOT = unavailable(3) is None
+
 #: Documented kinds that no game can ask, with the reason. Each must be documented and must
 #: really never occur in the games played here (both are checked).
 UNREACHABLE: dict[str, dict[str, str]] = {
     "rumble-nation": {},
     "root": {
         "eyrie.corner": "the Eyrie's corner is the one opposite the Marquise's keep, always free",
-        "battle.defender": "with two players the only enemy is the defender",
-        "effect.codebreakers": "with two players the only other player is the target",
-        "effect.stand_and_deliver": "with two players the only other player is the target",
+        **(
+            {}
+            if THREE_PLAYER_ROOT  # three players: two enemies, two others to target
+            else {
+                "battle.defender": "with two players the only enemy is the defender",
+                "effect.codebreakers": "with two players the only other player is the target",
+                "effect.stand_and_deliver": "with two players the only other player is the target",
+            }
+        ),
     },
     "gnomeville": {},
 }
@@ -264,6 +274,10 @@ def _games(game: str, slow: bool) -> Iterator[tuple[str, GameState, int]]:
                 yield f"{board} one game seed {seed}", engine.new(config, seed), seed
             # The referee always plays the full two-game contest.
             yield f"{board} contest seed 100", engine.new(GameConfig(2, board), 100), 100
+            if THREE_PLAYER_ROOT:  # one game of Marquise, Eyrie and Woodland Alliance
+                for seed in range(8):
+                    state = engine.new(GameConfig(3, board), seed)
+                    yield f"{board} three players seed {seed}", state, seed
         for name, scenario in root_scenarios().items():
             for play in range(3):
                 yield f"position {name} (play {play})", scenario.clone(), play

@@ -9,6 +9,7 @@ are offered in *card windows* (ruling RT7):
 - end of Daylight: a window for Tax Collector and Codebreakers if not used yet this turn;
 - start of Evening: a window for Cobbler.
 
+Both Daylight windows also offer activating and taking dominance cards (``dominance``, RT17).
 Each effect is used at most once per turn (Royal Claim is discarded when used).
 """
 
@@ -17,8 +18,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.contract import Option
+from games.root import dominance
 from games.root.battle import Battle, battle_clearings
 from games.root.cards import CARD_BY_ID
+from games.root.dominance import DOMINANCE_WINDOWS
 from games.root.moving import Move, move_origins
 from games.root.steps import DONE, FINISHED, Options, Step, clearing_option, seat_option
 
@@ -93,6 +96,8 @@ class CardWindow(Step):
     @classmethod
     def open(cls, g: RootState, seat: int, window: str) -> CardWindow | None:
         """A window step if any of its effects is usable now, else None (nothing to ask)."""
+        if window in DOMINANCE_WINDOWS and dominance.offered(g, seat):
+            return cls(seat, window)  # Law 3.3: activate or take a dominance card (RT17)
         if not g.players[seat].crafted:
             return None
         if any(usable(g, seat, e) for e in WINDOWS[window]):
@@ -101,6 +106,8 @@ class CardWindow(Step):
 
     def advance(self, g: RootState) -> Options:
         found = [_USE[e] for e in WINDOWS[self.window] if usable(g, self.seat, e)]
+        if self.window in DOMINANCE_WINDOWS:
+            found += dominance.options(g, self.seat)
         if not found:
             return FINISHED
         return (*found, DONE)
@@ -108,6 +115,9 @@ class CardWindow(Step):
     def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
         if value[0] == "done":
             g.stack.pop()
+            return
+        if value[0] in dominance.VERBS:
+            dominance.choose(g, self.seat, value)
             return
         effect = value[1]
         seat = self.seat

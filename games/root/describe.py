@@ -65,13 +65,42 @@ _LINES: dict[str, Any] = {
         f"  {_p(d['seat'])} sees {_p(d['target'])}'s hand: "
         + (", ".join(_card(c) for c in d["cards"]) or "empty")
     ),
+    "dominance_activated": lambda d: (
+        f"  {_p(d['seat'])} activates {_card(d['card'])} at {d['vp']} VP: no more VP, "
+        "it wins by ruling instead"
+    ),
+    "dominance_taken": lambda d: (
+        f"  {_p(d['seat'])} takes the available {_card(d['card'])} for {_card(d['spent'])}"
+    ),
+    "dominance_victory": lambda d: (
+        f"  {_p(d['seat'])} rules clearings "
+        + ", ".join(str(c) for c in d["clearings"])
+        + f": {_card(d['card'])} wins"
+    ),
+    "supporter": lambda d: (
+        f"  {_p(d['seat'])} gains a supporter ({d['source'].replace('_', ' ')}): {d['count']}"
+    ),
+    "supporter_card": lambda d: f"  the supporter is {_card(d['card'])}",
+    "outrage": lambda d: (
+        f"  {_p(d['seat'])} outrages {_p(d['alliance'])} in clearing {d['clearing']}"
+        + (": a card to the supporters" if d["gave"] else ": no matching card, the hand is shown")
+    ),
+    "showed_hand": lambda d: (
+        f"  {_p(d['seat'])} shows the hand: " + (", ".join(_card(c) for c in d["cards"]) or "empty")
+    ),
+    "revolt": lambda d: f"  {_p(d['seat'])} revolts in clearing {d['clearing']}",
+    "officers": lambda d: f"  {_p(d['seat'])} has {d['count']} officer{'s' * (d['count'] != 1)}",
     "game_over": lambda d: (
         f"Game {d['game']} over: {_p(d['winner'])} wins, scores "
         + ", ".join(str(s) for s in d["scores"])
     ),
     "contest_over": lambda d: "\n".join(
         [
-            "Contest over (RT3: total VP, then games won, then the faster win): "
+            (
+                "Contest over (RT3: total VP, then games won, then the faster win): "
+                if len(d["totals"]) == 2
+                else "Ranking (RT16: the winner, then VP, then later in the turn order): "
+            )
             + ", ".join(
                 f"{_p(s)} {d['totals'][s]} VP, {d['wins'][s]} won" for s in range(len(d["totals"]))
             ),

@@ -11,7 +11,7 @@ from games.root.faction import FactionBoard
 class Player:
     """A seat's side of the current game. ``hand`` is private; the rest is public."""
 
-    __slots__ = ("board", "crafted", "faction", "hand", "items", "seat", "used", "vp")
+    __slots__ = ("board", "crafted", "dominance", "faction", "hand", "items", "seat", "used", "vp")
 
     def __init__(self, seat: int, faction: str, board: FactionBoard) -> None:
         self.seat = seat
@@ -25,6 +25,9 @@ class Player:
         #: Once-per-turn effects already used this turn (effect ids), reset when a turn starts.
         self.used: tuple[str, ...] = ()
         self.board = board
+        #: The activated dominance card (Law 3.3.1), in the play area for good; None if none.
+        #: While set, the seat scores no VP (``vp`` stays as it was when activated).
+        self.dominance: str | None = None
 
     def crafted_with(self, effect: str) -> str | None:
         """The card id of the crafted card with ``effect`` (at most one: Law 4.1.4), or None."""
@@ -43,6 +46,7 @@ class Player:
         new.items = list(self.items)
         new.used = self.used
         new.board = self.board.copy()
+        new.dominance = self.dominance
         return new
 
     def canonical(self) -> tuple[Any, ...]:
@@ -55,4 +59,5 @@ class Player:
             tuple(self.items),
             self.used,
             self.board.canonical(),
+            self.dominance,
         )

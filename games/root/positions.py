@@ -154,7 +154,9 @@ __all__ = [
     "Hold",
     "after_setup",
     "decision_scenarios",
+    "dominance_scenarios",
     "position",
+    "three_player_position",
 ]
 
 
@@ -243,5 +245,211 @@ def decision_scenarios() -> dict[str, RootState]:
         },
         warriors={fox: {MARQUISE: 2}, 3: {EYRIE: 2}},
         step=HandLimit(MARQUISE_SEAT),
+    )
+    # -- three players (issue 13): dominance, once the Alliance is in the engine ------------
+    from games.root.lineup import unavailable
+
+    if unavailable(3) is None:
+        found.update(dominance_scenarios())
+        found.update(alliance_scenarios())
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Three players and dominance (issue 13), kept apart from the two-player helpers above.
+
+#: Seat order of ``three_player_position``: seat 0 Marquise, 1 Eyrie, 2 Alliance.
+THREE_PLAYER_SEATS = "marquise,eyrie,alliance"
+ALLIANCE_SEAT = 2
+
+
+def three_player_position(
+    *,
+    warriors: Mapping[int, Mapping[str, int]] | None = None,
+    buildings: Mapping[int, tuple[tuple[str, str], ...]] | None = None,
+    tokens: Mapping[int, tuple[tuple[str, str], ...]] | None = None,
+    hands: Mapping[str, tuple[str, ...]] | None = None,
+    vp: Mapping[str, int] | None = None,
+    dominance: Mapping[str, str] | None = None,
+    available: tuple[str, ...] = (),
+    current: str = MARQUISE,
+    board: str = "autumn",
+    seed: int = 1,
+) -> RootState:
+    """A three-player game (seats as ``THREE_PLAYER_SEATS``) after setup, its woodland emptied
+    (ruins kept) and filled as asked, as ``position`` does; ``hands``/``vp`` by faction (hands
+    not given keep what setup dealt), ``dominance[faction]`` the card it activated,
+    ``available`` the dominance cards beside the map. The current faction's turn starts."""
+    g = GAME.new(GameConfig(3, board, {"factions": THREE_PLAYER_SEATS}), seed)
+    while g.pending() and g.turns == 0:
+        g.apply(g.pending()[0].seat, 0)
+    w = Woodland(g.board)
+    for c, by_faction in (warriors or {}).items():
+        for faction, count in by_faction.items():
+            w.place_warriors(faction, c, count)
+    for c, pieces in (buildings or {}).items():
+        for faction, kind in pieces:
+            w.add_building(faction, kind, c)
+    for c, pieces in (tokens or {}).items():
+        for faction, kind in pieces:
+            w.add_token(faction, kind, c)
+    g.woodland = w
+    _match_the_marquise_board(g)
+    for faction, cards in (hands or {}).items():
+        player = _player(g, faction)
+        g.deck.extend(player.hand)
+        player.hand = []
+        for card_id in cards:
+            _take_anywhere(g, card_id)
+        player.hand = list(cards)
+    for faction, card_id in (dominance or {}).items():
+        _take_anywhere(g, card_id)
+        _player(g, faction).dominance = card_id
+    for card_id in available:
+        _take_anywhere(g, card_id)
+    g.available = list(available)
+    for faction, score in (vp or {}).items():
+        _player(g, faction).vp = score
+    g.current = g.seat_of[current]
+    check_invariants(g)
+    g.begin(None)
+    return g
+
+
+def _take_anywhere(g: RootState, card_id: str) -> None:
+    """Take a card out of wherever it is, the Alliance's supporters included (one from the
+    deck takes its place there), so that each card is in one place."""
+    for pile in (g.deck, g.discard, g.available, *(p.hand for p in g.players)):
+        if card_id in pile:
+            pile.remove(card_id)
+            return
+    for p in g.players:
+        hidden = list(p.board.hidden_cards())
+        if card_id in hidden:
+            hidden[hidden.index(card_id)] = g.deck.pop(0)
+            p.board.set_hidden_cards(hidden)
+            return
+
+
+def dominance_scenarios() -> dict[str, RootState]:
+    """Three-player positions where seat 0 (the Marquise) may activate a dominance card, or take
+    an available one, in its start-of-Daylight card window (RT17)."""
+    from games.root.woodland import ALLIANCE
+
+    fox, mouse = 1, 2  # Autumn: the NW corner is fox, the NE corner mouse
+    found: dict[str, RootState] = {}
+    found["dominance_activate"] = three_player_position(
+        warriors={fox: {MARQUISE: 3}, mouse: {EYRIE: 3}, 6: {ALLIANCE: 1}},
+        hands={MARQUISE: ("dominance_fox", "anvil")},
+        vp={MARQUISE: 12},
+    )
+    found["dominance_take"] = three_player_position(
+        warriors={fox: {MARQUISE: 3}, mouse: {EYRIE: 3}, 6: {ALLIANCE: 1}},
+        hands={MARQUISE: ("sword", "ambush_bird_1", "anvil")},
+        available=("dominance_mouse",),
+    )
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# The Woodland Alliance's rare decisions (issue 13), kept apart from the blocks above.
+
+
+def alliance_position(
+    seating: str,
+    step: Step,
+    *,
+    warriors: Mapping[int, Mapping[str, int]] | None = None,
+    buildings: Mapping[int, tuple[tuple[str, str], ...]] | None = None,
+    sympathy: tuple[int, ...] = (),
+    hands: Mapping[str, tuple[str, ...]] | None = None,
+    supporters: tuple[str, ...] = (),
+    officers: int = 0,
+    current: str = MARQUISE,
+) -> RootState:
+    """A three-player Autumn game seated as ``seating`` (a comma list) after setup, its woodland
+    emptied (ruins kept) and filled as asked, the Alliance's supporters and officers set, hands
+    by faction (others keep what setup dealt); play starts with ``step`` alone in the current
+    faction's turn (the next seat's turn follows it)."""
+    from games.root.alliance import board_of
+    from games.root.woodland import ALLIANCE, SYMPATHY
+
+    g = GAME.new(GameConfig(3, "autumn", {"factions": seating}), 1)
+    while g.pending() and g.turns == 0:
+        g.apply(g.pending()[0].seat, 0)
+    w = Woodland(g.board)
+    for c, by_faction in (warriors or {}).items():
+        for faction, count in by_faction.items():
+            w.place_warriors(faction, c, count)
+    for c, pieces in (buildings or {}).items():
+        for faction, kind in pieces:
+            w.add_building(faction, kind, c)
+    for c in sympathy:
+        w.add_token(ALLIANCE, SYMPATHY, c)
+    g.woodland = w
+    _match_the_marquise_board(g)
+    board = board_of(g, g.seat_of[ALLIANCE])
+    g.deck.extend(board.supporters)
+    board.supporters = []
+    for card_id in supporters:
+        _take_anywhere(g, card_id)
+    board.supporters = list(supporters)
+    board.officers = officers
+    for faction, cards in (hands or {}).items():
+        player = _player(g, faction)
+        g.deck.extend(player.hand)
+        player.hand = []
+        for card_id in cards:
+            _take_anywhere(g, card_id)
+        player.hand = list(cards)
+    g.current = g.seat_of[current]
+    check_invariants(g)
+    g.begin(step)
+    return g
+
+
+def alliance_scenarios() -> dict[str, RootState]:
+    """Three-player positions where seat 0 must answer an Alliance decision rare in random
+    games: give a card to the Alliance by Outrage, organize, discard supporters after the last
+    base is lost."""
+    from games.root.alliance import AllianceEvening, DiscardSupporters, Outrage
+    from games.root.woodland import ALLIANCE
+
+    found: dict[str, RootState] = {}
+    # Seat 0 (the Marquise) moved warriors into the sympathetic fox clearing 1.
+    found["alliance_outrage"] = alliance_position(
+        "marquise,eyrie,alliance",
+        Outrage(0, 2, 1),
+        warriors={1: {MARQUISE: 2}, 3: {EYRIE: 2}, 8: {ALLIANCE: 1}},
+        sympathy=(1, 5),
+        hands={MARQUISE: ("anvil", "crossbow_bird", "bake_sale")},
+    )
+    evening = AllianceEvening(0, 2)
+    evening.stage = "organize"
+    found["alliance_organize"] = alliance_position(
+        "alliance,marquise,eyrie",
+        evening,
+        warriors={2: {ALLIANCE: 2}, 7: {ALLIANCE: 1}, 3: {MARQUISE: 2}, 4: {EYRIE: 2}},
+        sympathy=(5,),
+        officers=2,
+        current=ALLIANCE,
+    )
+    # The Alliance (seat 0) has just lost its only base, with seven supporters.
+    found["alliance_discard"] = alliance_position(
+        "alliance,marquise,eyrie",
+        DiscardSupporters(0),
+        warriors={2: {ALLIANCE: 1}, 3: {MARQUISE: 2}, 4: {EYRIE: 2}},
+        sympathy=(2, 5),
+        supporters=(
+            "anvil",
+            "foxfolk_steel",
+            "bake_sale",
+            "a_visit_to_friends",
+            "cobbler_1",
+            "sword",
+            "investments",
+        ),
+        officers=1,
+        current=ALLIANCE,
     )
     return found

@@ -83,6 +83,7 @@ def from_view(view: RootView, seed: int) -> RootState:
     g.woodland = _woodland(g, view)
     g.supply = dict(view.item_supply)
     g.discard = list(view.discard)
+    g.available = list(view.available_dominance)
     g.players = []
     for p in view.players:
         rules = FACTION_RULES[p.faction]
@@ -91,6 +92,7 @@ def from_view(view: RootView, seed: int) -> RootState:
         player.crafted = list(p.crafted)
         player.items = list(p.items)
         player.used = tuple(p.used)
+        player.dominance = p.dominance or None
         g.players.append(player)
     g.seat_of = {p.faction: p.seat for p in g.players}
     g.players[seat].hand = list(view.players[seat].hand)
@@ -134,18 +136,41 @@ def _unseen(g: RootState, view: RootView, seat: int) -> tuple[list[str], dict[in
     in 150 random contests; the determinize tests would show it)."""
     seen: Counter[str] = Counter(view.players[seat].hand) + Counter(view.discard)
     seen += Counter(g.players[seat].board.hidden_cards())  # the seat's own supporters
+    seen += Counter(view.available_dominance)
     for p in g.players:
         seen += Counter(p.crafted)
+        if p.dominance is not None:
+            seen[p.dominance] += 1
         for name, value in p.board.public().items():
             if name.startswith("decree_"):
                 seen += Counter(c for c in value if c in CARD_BY_ID)
     unseen = list((Counter(c.id for c in standard_deck(g.n)) - seen).elements())
     others = [p.seat for p in g.players if p.seat != seat]
     named = sorted(cards_named(v for s in view.active for _name, v in s.fields) - set(seen))
-    if named and len(others) != 1:
-        raise IllegalDecision("a named card in a hand is placed only in two-player games")
-    held = {p: (named if p == others[0] else []) for p in others}
+    held: dict[int, list[str]] = {p: [] for p in others}
+    for card in named:
+        holder = others[0] if len(others) == 1 else _holder(view, card)
+        if holder not in held:
+            raise IllegalDecision(f"the view names {card} in no other seat's hand")
+        held[holder].append(card)
     return [c for c in unseen if c not in named], held
+
+
+#: Steps whose named card is in another seat's hand than the step's: (step class, card field)
+#: -> the field holding that seat (a played ambush is the defender's until discarded).
+_HELD_BY: dict[tuple[str, str], str] = {("Battle", "ambush"): "defender"}
+
+
+def _holder(view: RootView, card: str) -> int:
+    """The seat whose hand holds ``card``, named by a step in progress (three or more players:
+    the step's own seat unless ``_HELD_BY`` says otherwise)."""
+    for s in view.active:
+        fields = dict(s.fields)
+        for name, value in s.fields:
+            if card in cards_named((value,)):
+                by = _HELD_BY.get((s.step, name))
+                return int(fields[by]) if by is not None else s.seat
+    raise IllegalDecision(f"no step names {card}")
 
 
 def _step(classes: dict[str, type[Step]], name: str, stage: str, seat: int, fields: Any) -> Step:

@@ -52,6 +52,31 @@ CORE_RULINGS: dict[str, str] = {
     "RT14": "Hits beyond the warriors remove buildings and tokens without asking when there is no "
     "choice (all go, or all are of one kind); otherwise the side taking the hits chooses one piece "
     "at a time.",
+    "RT15": "Three players play seed 003's trio (3人：猫野候国＋鷲巣王朝＋森林連合) as one game, as the Law does "
+    "(the two-game contest is seed 003's two-player rule); the factions are dealt to the "
+    "seats at random from the seed unless the factions option names them in seat order (two "
+    "players too), the start player is drawn at random, and the factions set up in the "
+    "Law's order (Marquise, Eyrie, Alliance) whatever their seats.",
+    "RT16": "A three-player game ranks its winner first (by 30 VP or by dominance), then the others "
+    "by VP, a seat that activated a dominance card counting the VP it had then; equal VP go "
+    "to the seat later in the turn order from the start player (it took no more turns). A "
+    "three-player game stopped by the decision limit (RT4) is ranked the same way, with no "
+    "winner.",
+    "RT17": "Dominance cards are activated and taken ('during your Daylight', Law 3.3.1 and 3.3.4) "
+    "in the two Daylight card windows of every turn, at the start and at the end of "
+    "Daylight (RT7), which open for them whatever the faction; a window may take several "
+    "cards, and a card taken may be activated in the same window.",
+    "RT18": "The dominance victory is checked first thing at the start of the seat's Birdsong, "
+    "before Better Burrow Bank and the Birdsong card window (the player taking the turn "
+    "orders start-of-Birdsong effects, and winning at once makes the others moot).",
+    "RT19": "Once a seat activates a dominance card it scores nothing more (no VP gained or lost, "
+    "so it can never reach 30) and its VP stay shown as they were when it activated; the "
+    "observation's dominance field says its marker is off the track.",
+    "RT20": "Taking an available dominance card is one option naming both cards "
+    "(take:<dominance>:<spent>): the spent card is any card in hand of the dominance card's "
+    "suit (birds wild; only a bird card for the bird dominance), copies of a card being one "
+    "option (RT13); a dominance card in hand may pay for another, which then becomes "
+    "available.",
 }
 
 RULINGS: dict[str, str] = {

@@ -27,7 +27,14 @@ from games.contract import (
     answered,
 )
 from games.rng import below, shuffle
-from games.root.cards import CARD_BY_ID, HAND_LIMIT, STARTING_HAND, Card, standard_deck
+from games.root.cards import (
+    CARD_BY_ID,
+    DOMINANCE_IDS,
+    HAND_LIMIT,
+    STARTING_HAND,
+    Card,
+    standard_deck,
+)
 from games.root.faction import Faction
 from games.root.items import ITEM_SUPPLY
 from games.root.maps import BOARDS, Board, deal_winter_suits, with_suits
@@ -105,6 +112,8 @@ class RootState(GameState):
         self.deck: list[str] = [c.id for c in standard_deck(self.n)]
         shuffle(self.rng, self.deck)
         self.discard: list[str] = []
+        #: Dominance cards spent or discarded, beside the map for anyone to take (Law 3.3.3).
+        self.available: list[str] = []
         shift = self.game_number - 1
         self.players: list[Player] = []
         for seat in range(self.n):
@@ -247,6 +256,14 @@ class RootState(GameState):
     def _final_outcome(self) -> Outcome:
         totals = self.totals()
         wins = [sum(1 for w, _ in self.winners if w == s) for s in range(self.n)]
+        if self.n > 2:
+            # One game (the Law): the winner first (by 30 VP or by dominance), then the others
+            # by VP (a dominance card freezes them), ties by the turn order (RT16).
+            winner = self.winners[-1][0]
+            others = sorted((s for s in range(self.n) if s != winner), key=self._vp_order(totals))
+            tiebreak = {"games": tuple(self.results), "wins": tuple(wins)}
+            tiebreak["dominance"] = tuple(p.dominance or "" for p in self.players)
+            return Outcome(totals, (winner, *others), tiebreak)
         # RT3: ties in total go to more games won, then the faster win, then the seat that did
         # not start game 1.
         fastest = [
@@ -259,10 +276,20 @@ class RootState(GameState):
         ranking = tuple(sorted(range(self.n), key=key))
         return Outcome(totals, ranking, {"games": tuple(self.results), "wins": tuple(wins)})
 
+    def _vp_order(self, totals: tuple[int, ...]) -> Any:
+        """Sort key of a three-player ranking (RT16): more VP first; equal VP go to the seat
+        later in the turn order from the start player (it took no more turns than the others)."""
+        start, n = self.start_seat, self.n
+        return lambda s: (-totals[s], -((s - start) % n))
+
     def adjudicate(self) -> Outcome:
         """RT4: an unfinished contest is ranked by total VP so far; ties to the seat that is not
-        taking the current turn (it had fewer turns), then the lower seat."""
+        taking the current turn (it had fewer turns), then the lower seat. Three players: by VP,
+        ties by the turn order (RT16)."""
         totals = self.totals()
+        if self.n > 2:
+            ranking = tuple(sorted(range(self.n), key=self._vp_order(totals)))
+            return Outcome(totals, ranking, {"adjudicated": True, "games": tuple(self.results)})
         ranking = tuple(sorted(range(self.n), key=lambda s: (-totals[s], s == self.current, s)))
         return Outcome(totals, ranking, {"adjudicated": True, "games": tuple(self.results)})
 
@@ -281,9 +308,9 @@ class RootState(GameState):
 
     def score(self, seat: int, vp: int, why: str) -> None:
         """Add ``vp`` (may be negative, Law 7.7.1 Humiliate) and end the game at 30 (Law 3.1)."""
-        if vp == 0:
-            return
         player = self.players[seat]
+        if vp == 0 or player.dominance is not None:
+            return  # Law 3.3.1: an activated dominance card ends scoring
         player.vp = max(0, player.vp + vp)
         self._emit("score", seat=seat, vp=vp, total=player.vp, why=why)
         if player.vp >= VICTORY_VP and self.winner is None and not self.scoring_at_once():
@@ -367,7 +394,11 @@ class RootState(GameState):
 
     def discard_card(self, card_id: str) -> None:
         """Put a card on the discard pile (dominance cards are not in two-player decks); with
-        the deck empty, it is reshuffled into a new deck at once (Law 2.1)."""
+        the deck empty, it is reshuffled into a new deck at once (Law 2.1). A dominance card
+        goes beside the map instead, available to take (Law 3.3.3)."""
+        if card_id in _DOMINANCE:
+            self.available.append(card_id)
+            return
         self.discard.append(card_id)
         if not self.deck:
             self.refill_deck()
@@ -458,6 +489,7 @@ class RootState(GameState):
         new.supply = dict(self.supply)
         new.deck = list(self.deck)
         new.discard = list(self.discard)
+        new.available = list(self.available)
         new.players = [p.copy() for p in self.players]
         new.seat_of = dict(self.seat_of)
         new.stack = [step.copy() for step in self.stack]
@@ -547,6 +579,7 @@ class RootState(GameState):
             tuple(sorted(self.supply.items())),
             tuple(self.deck),
             tuple(self.discard),
+            tuple(self.available),
             tuple(p.canonical() for p in self.players),
             self.current,
             self.turns,
@@ -554,6 +587,8 @@ class RootState(GameState):
             self.rng.getstate(),
         )
 
+
+_DOMINANCE: frozenset[str] = frozenset(DOMINANCE_IDS)
 
 _ENEMIES: dict[int, tuple[tuple[int, ...], ...]] = {
     n: tuple(tuple(s for s in range(n) if s != seat) for seat in range(n)) for n in range(1, 7)

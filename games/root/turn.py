@@ -13,6 +13,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from games.root.card_effects import CardWindow, better_burrow_bank
+from games.root.dominance import check_victory
 from games.root.faction import BIRDSONG, DAYLIGHT, EVENING
 from games.root.steps import FINISHED, Options, Step
 
@@ -47,6 +48,10 @@ class Turn(Step):
             child: Step | None = None
             if stage == "birdsong_cards":
                 g.emit("turn", seat=seat, turn=g.turns, faction=g.faction_of(seat))
+                if g.players[seat].dominance is not None:
+                    check_victory(g, seat)  # first thing at the start of Birdsong (RT18)
+                    if g.winner is not None:
+                        return FINISHED
                 better_burrow_bank(g, seat)
                 child = CardWindow.open(g, seat, "birdsong")
             elif stage == "birdsong":

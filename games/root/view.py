@@ -1,7 +1,7 @@
 """What a seat may see of a Root contest (Law 1.2 Public and Private Information).
 
 Public: the map and every piece on it, scores, crafted cards and items, faction boards (the
-Eyrie's Decree is face up), the discard pile, the item supply, how many cards each hand and the
+Eyrie's Decree is face up), activated and available dominance cards, the discard pile, the item supply, how many cards each hand and the
 deck hold, and the steps in progress (a battle's clearing, dice, played ambush...). Private: the
 cards in a hand, seen only by its owner; the deck's order, seen by nobody.
 """
@@ -44,6 +44,8 @@ class PlayerView(NamedTuple):
     #: The faction board's public values (see the faction module), as (name, value) pairs; in
     #: the owner's own view also the private ones (the Alliance's ``supporter_cards``).
     board: tuple[tuple[str, Any], ...]
+    #: The dominance card this seat activated (Law 3.3.1: it scores no more VP), "" if none.
+    dominance: str = ""
 
 
 class StepView(NamedTuple):
@@ -79,6 +81,8 @@ class RootView(NamedTuple):
     discard: tuple[str, ...]
     item_supply: tuple[tuple[str, int], ...]
     active: tuple[StepView, ...]
+    #: Dominance cards beside the map, available to take (Law 3.3.3), in the order they came.
+    available_dominance: tuple[str, ...] = ()
 
 
 def _clearing(g: RootState, c: int) -> ClearingView:
@@ -115,6 +119,7 @@ def observe(g: RootState, seat: int | None) -> RootView:
             p.used,
             g.warriors_in_supply(p.seat),
             _board(p, seat),
+            p.dominance or "",
         )
         for p in g.players
     )
@@ -144,4 +149,5 @@ def observe(g: RootState, seat: int | None) -> RootView:
         tuple(g.discard),
         tuple(sorted(g.supply.items())),
         active,
+        tuple(g.available),
     )

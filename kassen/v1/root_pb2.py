@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14kassen/v1/root.proto\x12\tkassen.v1\"\xb3\x03\n\x0fRootObservation\x12\x13\n\x06viewer\x18\x01 \x01(\rH\x00\x88\x01\x01\x12\x0b\n\x03map\x18\x02 \x01(\t\x12\x13\n\x0bgame_number\x18\x03 \x01(\r\x12\r\n\x05games\x18\x04 \x01(\r\x12*\n\x07results\x18\x05 \x03(\x0b\x32\x19.kassen.v1.RootGameResult\x12\x0f\n\x07\x63urrent\x18\x06 \x01(\r\x12\x0c\n\x04turn\x18\x07 \x01(\r\x12*\n\tclearings\x18\x08 \x03(\x0b\x32\x17.kassen.v1.RootClearing\x12&\n\x07players\x18\t \x03(\x0b\x32\x15.kassen.v1.RootPlayer\x12\x12\n\ndeck_count\x18\n \x01(\r\x12\x0f\n\x07\x64iscard\x18\x0b \x03(\t\x12-\n\x0bitem_supply\x18\x0c \x03(\x0b\x32\x18.kassen.v1.RootItemCount\x12#\n\x06\x61\x63tive\x18\r \x03(\x0b\x32\x13.kassen.v1.RootStep\x12#\n\x07winners\x18\x0e \x03(\x0b\x32\x12.kassen.v1.RootWin\x12\x12\n\nstart_seat\x18\x0f \x01(\rB\t\n\x07_viewer\"&\n\x07RootWin\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05turns\x18\x02 \x01(\r\"\x1c\n\x0eRootGameResult\x12\n\n\x02vp\x18\x01 \x03(\x05\"\xb1\x01\n\x0cRootClearing\x12\n\n\x02id\x18\x01 \x01(\r\x12\x0c\n\x04suit\x18\x02 \x01(\t\x12)\n\x08warriors\x18\x03 \x03(\x0b\x32\x17.kassen.v1.RootWarriors\x12\'\n\tbuildings\x18\x04 \x03(\x0b\x32\x14.kassen.v1.RootPiece\x12$\n\x06tokens\x18\x05 \x03(\x0b\x32\x14.kassen.v1.RootPiece\x12\r\n\x05ruler\x18\x06 \x01(\t\".\n\x0cRootWarriors\x12\x0f\n\x07\x66\x61\x63tion\x18\x01 \x01(\t\x12\r\n\x05\x63ount\x18\x02 \x01(\r\"(\n\tRootPiece\x12\r\n\x05owner\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\"\xc8\x01\n\nRootPlayer\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0f\n\x07\x66\x61\x63tion\x18\x02 \x01(\t\x12\n\n\x02vp\x18\x03 \x01(\x05\x12\x12\n\nhand_count\x18\x04 \x01(\r\x12\x0c\n\x04hand\x18\x05 \x03(\t\x12\x0f\n\x07\x63rafted\x18\x06 \x03(\t\x12\r\n\x05items\x18\x07 \x03(\t\x12\x1a\n\x12warriors_in_supply\x18\x08 \x01(\r\x12#\n\x05\x62oard\x18\t \x03(\x0b\x32\x14.kassen.v1.RootValue\x12\x0c\n\x04used\x18\n \x03(\t\"\xd1\x01\n\tRootValue\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x06number\x18\x02 \x01(\x12H\x00\x12\x0e\n\x04\x66lag\x18\x03 \x01(\x08H\x00\x12\x0e\n\x04text\x18\x04 \x01(\tH\x00\x12%\n\x05names\x18\x05 \x01(\x0b\x32\x14.kassen.v1.RootNamesH\x00\x12)\n\x05lists\x18\x06 \x01(\x0b\x32\x18.kassen.v1.RootNameListsH\x00\x12)\n\x07numbers\x18\x07 \x01(\x0b\x32\x16.kassen.v1.RootNumbersH\x00\x42\x07\n\x05value\"\x1e\n\x0bRootNumbers\x12\x0f\n\x07numbers\x18\x01 \x03(\x12\"\x1a\n\tRootNames\x12\r\n\x05names\x18\x01 \x03(\t\"4\n\rRootNameLists\x12#\n\x05lists\x18\x01 \x03(\x0b\x32\x14.kassen.v1.RootNames\",\n\rRootItemCount\x12\x0c\n\x04item\x18\x01 \x01(\t\x12\r\n\x05\x63ount\x18\x02 \x01(\r\"i\n\x08RootStep\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05stage\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12$\n\x06\x66ields\x18\x04 \x03(\x0b\x32\x14.kassen.v1.RootValue\x12\x0c\n\x04step\x18\x05 \x01(\t\"F\n\nRootOption\x12\x0c\n\x04verb\x18\x01 \x01(\t\x12*\n\targuments\x18\x02 \x03(\x0b\x32\x17.kassen.v1.RootArgument\"9\n\x0cRootArgument\x12\x10\n\x06number\x18\x01 \x01(\x12H\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x42\x07\n\x05valueB0\n\rdev.kassen.v1P\x01Z\x1dkassen/gen/kassen/v1;kassenv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14kassen/v1/root.proto\x12\tkassen.v1\"\xd0\x03\n\x0fRootObservation\x12\x13\n\x06viewer\x18\x01 \x01(\rH\x00\x88\x01\x01\x12\x0b\n\x03map\x18\x02 \x01(\t\x12\x13\n\x0bgame_number\x18\x03 \x01(\r\x12\r\n\x05games\x18\x04 \x01(\r\x12*\n\x07results\x18\x05 \x03(\x0b\x32\x19.kassen.v1.RootGameResult\x12\x0f\n\x07\x63urrent\x18\x06 \x01(\r\x12\x0c\n\x04turn\x18\x07 \x01(\r\x12*\n\tclearings\x18\x08 \x03(\x0b\x32\x17.kassen.v1.RootClearing\x12&\n\x07players\x18\t \x03(\x0b\x32\x15.kassen.v1.RootPlayer\x12\x12\n\ndeck_count\x18\n \x01(\r\x12\x0f\n\x07\x64iscard\x18\x0b \x03(\t\x12-\n\x0bitem_supply\x18\x0c \x03(\x0b\x32\x18.kassen.v1.RootItemCount\x12#\n\x06\x61\x63tive\x18\r \x03(\x0b\x32\x13.kassen.v1.RootStep\x12#\n\x07winners\x18\x0e \x03(\x0b\x32\x12.kassen.v1.RootWin\x12\x12\n\nstart_seat\x18\x0f \x01(\r\x12\x1b\n\x13\x61vailable_dominance\x18\x10 \x03(\tB\t\n\x07_viewer\"&\n\x07RootWin\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05turns\x18\x02 \x01(\r\"\x1c\n\x0eRootGameResult\x12\n\n\x02vp\x18\x01 \x03(\x05\"\xb1\x01\n\x0cRootClearing\x12\n\n\x02id\x18\x01 \x01(\r\x12\x0c\n\x04suit\x18\x02 \x01(\t\x12)\n\x08warriors\x18\x03 \x03(\x0b\x32\x17.kassen.v1.RootWarriors\x12\'\n\tbuildings\x18\x04 \x03(\x0b\x32\x14.kassen.v1.RootPiece\x12$\n\x06tokens\x18\x05 \x03(\x0b\x32\x14.kassen.v1.RootPiece\x12\r\n\x05ruler\x18\x06 \x01(\t\".\n\x0cRootWarriors\x12\x0f\n\x07\x66\x61\x63tion\x18\x01 \x01(\t\x12\r\n\x05\x63ount\x18\x02 \x01(\r\"(\n\tRootPiece\x12\r\n\x05owner\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\"\xdb\x01\n\nRootPlayer\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0f\n\x07\x66\x61\x63tion\x18\x02 \x01(\t\x12\n\n\x02vp\x18\x03 \x01(\x05\x12\x12\n\nhand_count\x18\x04 \x01(\r\x12\x0c\n\x04hand\x18\x05 \x03(\t\x12\x0f\n\x07\x63rafted\x18\x06 \x03(\t\x12\r\n\x05items\x18\x07 \x03(\t\x12\x1a\n\x12warriors_in_supply\x18\x08 \x01(\r\x12#\n\x05\x62oard\x18\t \x03(\x0b\x32\x14.kassen.v1.RootValue\x12\x0c\n\x04used\x18\n \x03(\t\x12\x11\n\tdominance\x18\x0b \x01(\t\"\xd1\x01\n\tRootValue\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x06number\x18\x02 \x01(\x12H\x00\x12\x0e\n\x04\x66lag\x18\x03 \x01(\x08H\x00\x12\x0e\n\x04text\x18\x04 \x01(\tH\x00\x12%\n\x05names\x18\x05 \x01(\x0b\x32\x14.kassen.v1.RootNamesH\x00\x12)\n\x05lists\x18\x06 \x01(\x0b\x32\x18.kassen.v1.RootNameListsH\x00\x12)\n\x07numbers\x18\x07 \x01(\x0b\x32\x16.kassen.v1.RootNumbersH\x00\x42\x07\n\x05value\"\x1e\n\x0bRootNumbers\x12\x0f\n\x07numbers\x18\x01 \x03(\x12\"\x1a\n\tRootNames\x12\r\n\x05names\x18\x01 \x03(\t\"4\n\rRootNameLists\x12#\n\x05lists\x18\x01 \x03(\x0b\x32\x14.kassen.v1.RootNames\",\n\rRootItemCount\x12\x0c\n\x04item\x18\x01 \x01(\t\x12\r\n\x05\x63ount\x18\x02 \x01(\r\"i\n\x08RootStep\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05stage\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12$\n\x06\x66ields\x18\x04 \x03(\x0b\x32\x14.kassen.v1.RootValue\x12\x0c\n\x04step\x18\x05 \x01(\t\"F\n\nRootOption\x12\x0c\n\x04verb\x18\x01 \x01(\t\x12*\n\targuments\x18\x02 \x03(\x0b\x32\x17.kassen.v1.RootArgument\"9\n\x0cRootArgument\x12\x10\n\x06number\x18\x01 \x01(\x12H\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x42\x07\n\x05valueB0\n\rdev.kassen.v1P\x01Z\x1dkassen/gen/kassen/v1;kassenv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,33 +33,33 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\rdev.kassen.v1P\001Z\035kassen/gen/kassen/v1;kassenv1'
   _globals['_ROOTOBSERVATION']._serialized_start=36
-  _globals['_ROOTOBSERVATION']._serialized_end=471
-  _globals['_ROOTWIN']._serialized_start=473
-  _globals['_ROOTWIN']._serialized_end=511
-  _globals['_ROOTGAMERESULT']._serialized_start=513
-  _globals['_ROOTGAMERESULT']._serialized_end=541
-  _globals['_ROOTCLEARING']._serialized_start=544
-  _globals['_ROOTCLEARING']._serialized_end=721
-  _globals['_ROOTWARRIORS']._serialized_start=723
-  _globals['_ROOTWARRIORS']._serialized_end=769
-  _globals['_ROOTPIECE']._serialized_start=771
-  _globals['_ROOTPIECE']._serialized_end=811
-  _globals['_ROOTPLAYER']._serialized_start=814
-  _globals['_ROOTPLAYER']._serialized_end=1014
-  _globals['_ROOTVALUE']._serialized_start=1017
-  _globals['_ROOTVALUE']._serialized_end=1226
-  _globals['_ROOTNUMBERS']._serialized_start=1228
-  _globals['_ROOTNUMBERS']._serialized_end=1258
-  _globals['_ROOTNAMES']._serialized_start=1260
-  _globals['_ROOTNAMES']._serialized_end=1286
-  _globals['_ROOTNAMELISTS']._serialized_start=1288
-  _globals['_ROOTNAMELISTS']._serialized_end=1340
-  _globals['_ROOTITEMCOUNT']._serialized_start=1342
-  _globals['_ROOTITEMCOUNT']._serialized_end=1386
-  _globals['_ROOTSTEP']._serialized_start=1388
-  _globals['_ROOTSTEP']._serialized_end=1493
-  _globals['_ROOTOPTION']._serialized_start=1495
-  _globals['_ROOTOPTION']._serialized_end=1565
-  _globals['_ROOTARGUMENT']._serialized_start=1567
-  _globals['_ROOTARGUMENT']._serialized_end=1624
+  _globals['_ROOTOBSERVATION']._serialized_end=500
+  _globals['_ROOTWIN']._serialized_start=502
+  _globals['_ROOTWIN']._serialized_end=540
+  _globals['_ROOTGAMERESULT']._serialized_start=542
+  _globals['_ROOTGAMERESULT']._serialized_end=570
+  _globals['_ROOTCLEARING']._serialized_start=573
+  _globals['_ROOTCLEARING']._serialized_end=750
+  _globals['_ROOTWARRIORS']._serialized_start=752
+  _globals['_ROOTWARRIORS']._serialized_end=798
+  _globals['_ROOTPIECE']._serialized_start=800
+  _globals['_ROOTPIECE']._serialized_end=840
+  _globals['_ROOTPLAYER']._serialized_start=843
+  _globals['_ROOTPLAYER']._serialized_end=1062
+  _globals['_ROOTVALUE']._serialized_start=1065
+  _globals['_ROOTVALUE']._serialized_end=1274
+  _globals['_ROOTNUMBERS']._serialized_start=1276
+  _globals['_ROOTNUMBERS']._serialized_end=1306
+  _globals['_ROOTNAMES']._serialized_start=1308
+  _globals['_ROOTNAMES']._serialized_end=1334
+  _globals['_ROOTNAMELISTS']._serialized_start=1336
+  _globals['_ROOTNAMELISTS']._serialized_end=1388
+  _globals['_ROOTITEMCOUNT']._serialized_start=1390
+  _globals['_ROOTITEMCOUNT']._serialized_end=1434
+  _globals['_ROOTSTEP']._serialized_start=1436
+  _globals['_ROOTSTEP']._serialized_end=1541
+  _globals['_ROOTOPTION']._serialized_start=1543
+  _globals['_ROOTOPTION']._serialized_end=1613
+  _globals['_ROOTARGUMENT']._serialized_start=1615
+  _globals['_ROOTARGUMENT']._serialized_end=1672
 # @@protoc_insertion_point(module_scope)

@@ -43,6 +43,7 @@ class RootObservation(_message.Message):
     ACTIVE_FIELD_NUMBER: _builtins.int
     WINNERS_FIELD_NUMBER: _builtins.int
     START_SEAT_FIELD_NUMBER: _builtins.int
+    AVAILABLE_DOMINANCE_FIELD_NUMBER: _builtins.int
     viewer: _builtins.int
     """The seat this view is for; unset for spectators."""
     map: _builtins.str
@@ -85,6 +86,12 @@ class RootObservation(_message.Message):
     def winners(self) -> _containers.RepeatedCompositeFieldContainer[Global___RootWin]:
         """The winner of each finished game and the turns it took (ties in total go to the faster win)."""
 
+    @_builtins.property
+    def available_dominance(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Dominance cards beside the map, available to take (Law 3.3.3; three or more players), in
+        the order they came there.
+        """
+
     def __init__(
         self,
         *,
@@ -103,10 +110,11 @@ class RootObservation(_message.Message):
         active: _abc.Iterable[Global___RootStep] | None = ...,
         winners: _abc.Iterable[Global___RootWin] | None = ...,
         start_seat: _builtins.int = ...,
+        available_dominance: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "viewer", b"viewer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "active", b"active", "clearings", b"clearings", "current", b"current", "deck_count", b"deck_count", "discard", b"discard", "game_number", b"game_number", "games", b"games", "item_supply", b"item_supply", "map", b"map", "players", b"players", "results", b"results", "start_seat", b"start_seat", "turn", b"turn", "viewer", b"viewer", "winners", b"winners"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "active", b"active", "available_dominance", b"available_dominance", "clearings", b"clearings", "current", b"current", "deck_count", b"deck_count", "discard", b"discard", "game_number", b"game_number", "games", b"games", "item_supply", b"item_supply", "map", b"map", "players", b"players", "results", b"results", "start_seat", b"start_seat", "turn", b"turn", "viewer", b"viewer", "winners", b"winners"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__viewer: _TypeAlias = _typing.Literal["viewer"]  # noqa: Y015
     _WhichOneofArgType__viewer: _TypeAlias = _typing.Literal["_viewer", b"_viewer"]  # noqa: Y015
@@ -257,11 +265,16 @@ class RootPlayer(_message.Message):
     WARRIORS_IN_SUPPLY_FIELD_NUMBER: _builtins.int
     BOARD_FIELD_NUMBER: _builtins.int
     USED_FIELD_NUMBER: _builtins.int
+    DOMINANCE_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     faction: _builtins.str
     vp: _builtins.int
     hand_count: _builtins.int
     warriors_in_supply: _builtins.int
+    dominance: _builtins.str
+    """The dominance card this seat activated (e.g. "dominance_fox"), "" if none: it scores no
+    more VP (vp stays as it was) and wins by ruling clearings instead (Law 3.3.1).
+    """
     @_builtins.property
     def hand(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The cards in hand: only in the seat's own observation."""
@@ -295,10 +308,11 @@ class RootPlayer(_message.Message):
         warriors_in_supply: _builtins.int = ...,
         board: _abc.Iterable[Global___RootValue] | None = ...,
         used: _abc.Iterable[_builtins.str] | None = ...,
+        dominance: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["board", b"board", "crafted", b"crafted", "faction", b"faction", "hand", b"hand", "hand_count", b"hand_count", "items", b"items", "seat", b"seat", "used", b"used", "vp", b"vp", "warriors_in_supply", b"warriors_in_supply"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["board", b"board", "crafted", b"crafted", "dominance", b"dominance", "faction", b"faction", "hand", b"hand", "hand_count", b"hand_count", "items", b"items", "seat", b"seat", "used", b"used", "vp", b"vp", "warriors_in_supply", b"warriors_in_supply"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

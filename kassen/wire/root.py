@@ -67,6 +67,7 @@ def _player(p: PlayerView) -> pb.RootPlayer:
         used=p.used,
         warriors_in_supply=p.warriors_in_supply,
         board=[_value(k, v) for k, v in p.board],
+        dominance=p.dominance,
     )
 
 
@@ -97,6 +98,7 @@ def view_to_proto(view: RootView) -> pb.RootObservation:
         discard=view.discard,
         item_supply=[pb.RootItemCount(item=i, count=n) for i, n in view.item_supply],
         active=[_step(s) for s in view.active],
+        available_dominance=view.available_dominance,
     )
     if view.viewer is not None:
         msg.viewer = view.viewer
@@ -153,6 +155,8 @@ class ViewEncoder:
         if view.active != last.active:
             del message.active[:]
             message.active.extend(_step(s) for s in view.active)
+        if view.available_dominance != last.available_dominance:
+            message.available_dominance[:] = view.available_dominance
         return message
 
 
@@ -190,6 +194,7 @@ def view_from_proto(msg: pb.RootObservation) -> RootView:
                 tuple(p.used),
                 p.warriors_in_supply,
                 tuple(_value_from(b) for b in p.board),
+                p.dominance,
             )
             for p in msg.players
         ),
@@ -200,6 +205,7 @@ def view_from_proto(msg: pb.RootObservation) -> RootView:
             StepView(s.step, s.name, s.stage, s.seat, tuple(_value_from(f) for f in s.fields))
             for s in msg.active
         ),
+        available_dominance=tuple(msg.available_dominance),
     )
 
 

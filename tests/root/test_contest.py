@@ -217,6 +217,13 @@ def test_decision_scenarios_put_seat_zero_before_each_rare_kind() -> None:
         "field_hospitals": "marquise.field_hospitals",
         "card_windows": "cards.birdsong",
         "hand_limit": "hand_limit.discard",
+        # The Woodland Alliance's rare decisions (three players).
+        "alliance_outrage": "alliance.outrage",
+        "alliance_organize": "alliance.organize",
+        "alliance_discard": "alliance.discard",
+        # Dominance (three players): activate, or take an available card (RT17).
+        "dominance_activate": "cards.daylight_start",
+        "dominance_take": "cards.daylight_start",
     }
     scenarios = decision_scenarios()
     assert set(scenarios) == set(expected)

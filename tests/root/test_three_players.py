@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from games.contract import GameConfig, InvalidConfig
+from games.contract import GameConfig, InvalidConfig, replay
 from games.root.game import GAME
 from games.root.lineup import LINEUPS, unavailable
 from games.root.woodland import ALLIANCE, EYRIE, MARQUISE
+from tests.conftest import Depth
 
 NOT_YET = unavailable(3)
 needs_alliance = pytest.mark.skipif(NOT_YET is not None, reason=NOT_YET or "")
+#: A random game longer than this many decisions is a bug.
+LIMIT = 30_000
 
 
 def test_root_takes_two_or_three_players_and_a_factions_option() -> None:
@@ -54,7 +59,7 @@ def test_a_bad_factions_option_is_refused(players: int, value: object, message: 
 
 
 @needs_alliance
-def test_three_players_play_one_game() -> None:
+def test_rt15_three_players_play_one_game() -> None:
     g = GAME.new(GameConfig(3, "autumn"), 1)
     assert g.games == 1
     with pytest.raises(InvalidConfig, match="one game"):
@@ -72,3 +77,42 @@ def test_three_player_factions_are_dealt_at_random_or_as_named() -> None:
     assert len(seen) == 6  # every seating occurs
     g = GAME.new(GameConfig(3, "winter", {"factions": "alliance,marquise,eyrie"}), 2)
     assert tuple(p.faction for p in g.players) == (ALLIANCE, MARQUISE, EYRIE)
+
+
+@needs_alliance
+def test_rt15_setup_runs_in_the_laws_order_whatever_the_seats() -> None:
+    """Law 5.1 step 7 (seed 003: 猫野候国→鷲巣王朝→森林連合→放浪部族): the Marquise sets up first,
+    then the Eyrie, then the Alliance, from any seating; the start player is drawn at random."""
+    starters = set()
+    for seed, seating in enumerate(("alliance,eyrie,marquise", "eyrie,alliance,marquise")):
+        for shift in range(4):
+            g = GAME.new(GameConfig(3, "autumn", {"factions": seating}), 10 * seed + shift)
+            starters.add(g.start_seat)
+            order = []
+            while g.pending() and g.turns == 0:
+                d = g.pending()[0]
+                order.append(g.players[d.seat].faction)
+                g.apply(d.seat, 0)
+            ranks = [LINEUPS[3].index(f) for f in order]
+            assert order and ranks == sorted(ranks), order
+    assert len(starters) > 1
+
+
+@needs_alliance
+def test_random_three_player_games_end_and_replay_identically(depth: Depth) -> None:
+    for seed in range(depth(6, 30)):
+        config = GameConfig(3, ("autumn", "winter")[seed % 2])
+        g = GAME.new(config, seed)
+        rng = random.Random(seed)
+        for _ in range(LIMIT):
+            if not g.pending():
+                break
+            d = g.pending()[0]
+            g.apply(d.seat, rng.randrange(len(d.options)))
+        outcome = g.outcome()
+        if outcome is None:  # the referee's limit: adjudicated, every seat ranked
+            outcome = g.adjudicate()
+        else:
+            assert outcome.ranking[0] == g.winners[-1][0] and len(g.results) == 1
+        assert sorted(outcome.ranking) == [0, 1, 2]
+        assert replay(GAME, config, seed, g.history).canonical() == g.canonical()
