@@ -8,8 +8,8 @@ how many). Its turn reads like its faction board:
   clearing's suit, remove every enemy piece there, place that suit's base, warriors and an
   officer), then Spread Sympathy any number of times (supporters of the clearing's suit as the
   track says, one more under Martial Law);
-- Daylight (Law 8.5): in any order and number, craft with sympathy tokens, Mobilize (a card from
-  hand to the supporters) and Train (spend a card matching a base on the map: an officer);
+- Daylight (Law 8.5): craft with sympathy tokens, then in any order and number Mobilize (a card
+  from hand to the supporters) and Train (spend a card matching a base on the map: an officer);
 - Evening (Law 8.6): as many military operations as officers (Move, Battle, Recruit at a base,
   Organize: a warrior becomes a sympathy token), then draw 1 + bases on the map and discard to
   five.
@@ -102,6 +102,11 @@ ALLIANCE_RULINGS: dict[str, str] = {
     "seat cannot see, keeping their number; the Alliance keeps its own. A card a player gave "
     "by Outrage, or a hand shown to the Alliance, is not remembered by the engine (bots keep "
     "their notes from the private events).",
+    "RA14": "Daylight (Law 8.5): the Alliance crafts first, then takes Mobilize and Train in any "
+    "order and number. The Law allows any order, but nothing in the Alliance's Daylight adds a "
+    "card to its hand or a crafting piece (the card windows come before and after it, RT7), so "
+    "crafting first reaches every outcome another order does, and a bot is never asked to "
+    "craft twice.",
 }
 
 BASES: tuple[str, ...] = (FOX_BASE, RABBIT_BASE, MOUSE_BASE)
@@ -502,29 +507,28 @@ class AllianceBirdsong(Step):
 
 # -- Daylight (Law 8.5) ------------------------------------------------------------------------
 
-_CRAFT = Option("action:craft", "craft", ("action", "craft"))
-
 
 class AllianceDaylight(Step):
-    """Craft, Mobilize and Train in any order and number; ``left``: sympathy tokens not yet
-    activated this turn, by suit (fox, rabbit, mouse)."""
+    """Craft with sympathy tokens first, then Mobilize and Train in any order and number
+    (RA14)."""
 
-    __slots__ = ("left",)
+    __slots__ = ()
     name = "alliance"
 
-    left: tuple[int, int, int]
-
-    def __init__(self, seat: int, left: tuple[int, int, int]) -> None:
-        super().__init__(seat, "daylight")
-        self.left = left
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat, "craft")
 
     def advance(self, g: RootState) -> Options:
+        seat = self.seat
+        if self.stage == "craft":
+            self.stage = "daylight"
+            pieces = g.rules(seat).crafting_pieces(g, seat)
+            if pieces:
+                g.push(Craft(seat, pieces))
+                return FINISHED
         if self.stage != "daylight":
             return FINISHED
-        seat = self.seat
         found: list[Option] = []
-        if any(self.left) and AllianceCraft(seat, self.left).options_now(g):
-            found.append(_CRAFT)
         if not stack_full(g, seat):
             found.extend(card_option(c, "mobilize") for c in sorted(set(g.players[seat].hand)))
         found.extend(card_option(c, "train") for c in train_cards(g, seat))
@@ -537,8 +541,6 @@ class AllianceDaylight(Step):
         seat = self.seat
         if verb == "done":
             self.stage = "over"
-        elif verb == "action":
-            g.push(AllianceCraft(seat, self.left))
         elif verb == "mobilize":
             card_id = value[1]
             g.players[seat].hand.remove(card_id)
@@ -547,23 +549,6 @@ class AllianceDaylight(Step):
         else:
             g.spend(seat, value[1], "train")
             gain_officer(g, seat)
-
-
-class AllianceCraft(Craft):
-    """Crafting in the Alliance's Daylight: the pieces it activates are marked used on the
-    Daylight step below, so a later craft that turn cannot use them again (Law 4.1.1)."""
-
-    __slots__ = ()
-
-    def __init__(self, seat: int, left: tuple[int, int, int]) -> None:
-        super().__init__(seat, {FOX: left[0], RABBIT: left[1], MOUSE: left[2]})
-
-    def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
-        super().choose(g, value)
-        for step in reversed(g.stack):
-            if isinstance(step, AllianceDaylight):
-                step.left = self.left
-                break
 
 
 # -- Evening (Law 8.6) -------------------------------------------------------------------------
@@ -693,10 +678,7 @@ class Alliance(Faction):
         if phase == BIRDSONG:
             return AllianceBirdsong(seat)
         if phase == DAYLIGHT:
-            pieces = self.crafting_pieces(g, seat)
-            return AllianceDaylight(
-                seat, (pieces.get(FOX, 0), pieces.get(RABBIT, 0), pieces.get(MOUSE, 0))
-            )
+            return AllianceDaylight(seat)
         if phase == EVENING:
             return AllianceEvening(seat, board_of(g, seat).officers)
         raise ValueError(f"no phase {phase!r}")

@@ -556,28 +556,25 @@ def test_a_base_removed_can_be_placed_again_by_a_later_revolt() -> None:
 
 
 def daylight(g: RootState) -> list[Event]:
-    pieces = g.rules(A).crafting_pieces(g, A)
-    left = (pieces.get("fox", 0), pieces.get("rabbit", 0), pieces.get("mouse", 0))
-    return run(g, AllianceDaylight(A, left))
+    return run(g, AllianceDaylight(A))
 
 
-def test_crafting_activates_sympathy_tokens_once_each_per_turn() -> None:
-    g = position(sympathy=(1, 7), hands={A: ("anvil", "crossbow_mouse", "mouse_in_a_sack")})
+def test_ra14_crafting_comes_first_each_sympathy_token_once() -> None:
+    g = position(
+        sympathy=(1, 7),
+        hands={A: ("anvil", "crossbow_mouse", "mouse_in_a_sack", "bake_sale")},
+    )
     assert g.rules(A).crafting_pieces(g, A) == {"fox": 1, "mouse": 1}
     daylight(g)
-    assert decision(g).kind == "alliance.daylight"
-    assert "action:craft" in keys(g)
-    answer(g, "action:craft")
     assert decision(g).kind == "craft.card"
     assert set(keys(g)) == {"craft:anvil", "craft:crossbow_mouse", "craft:mouse_in_a_sack", "done"}
-    answer(g, "craft:anvil")  # the fox token is used
-    answer(g, "done")
-    assert decision(g).kind == "alliance.daylight"
-    answer(g, "action:craft")  # only the mouse token is left
+    answer(g, "craft:anvil")  # the fox token is used: only the mouse one is left
     assert keys(g) == ["craft:mouse_in_a_sack", "done"]
     answer(g, "craft:mouse_in_a_sack")
-    assert "action:craft" not in keys(g)
     assert g.players[A].items == ["hammer", "bag"]
+    # Then Mobilize and Train; crafting is not offered again.
+    assert decision(g).kind == "alliance.daylight"
+    assert keys(g) == ["mobilize:bake_sale", "mobilize:crossbow_mouse", "done"]
 
 
 def test_mobilize_adds_a_card_from_hand_to_the_supporters_privately() -> None:
@@ -914,3 +911,65 @@ def test_random_games_reach_every_alliance_decision(depth: Depth) -> None:
         "alliance.recruit",
     }
     assert common <= set(seen), common - set(seen)
+
+
+# -- the greedy Alliance ---------------------------------------------------------------------
+
+#: The six seatings of the three factions, so the greedy Alliance plays every seat.
+SEATINGS = (
+    "alliance,marquise,eyrie",
+    "alliance,eyrie,marquise",
+    "marquise,alliance,eyrie",
+    "eyrie,alliance,marquise",
+    "marquise,eyrie,alliance",
+    "eyrie,marquise,alliance",
+)
+
+
+def test_greedy_alliance_beats_random_in_every_seat() -> None:
+    """Measured when written (120 games, both maps, every seating): 100 wins, 29/40 in seat 0,
+    36/40 in seat 1, 35/40 in seat 2 (a random Alliance wins about 1 game in 10)."""
+    from games.local import play_local
+    from games.policies.base import Policy
+    from games.policies.random_policy import RandomPolicy
+    from games.root.greedy import GreedyPolicy
+
+    wins: Counter[int] = Counter()
+    for seed in range(18):
+        seating = SEATINGS[seed % len(SEATINGS)]
+        seat = seating.split(",").index(ALLIANCE)
+        config = GameConfig(3, "autumn" if seed % 2 else "winter", {"factions": seating})
+        bots: list[Policy] = [RandomPolicy(seed + 100 + s) for s in range(3)]
+        bots[seat] = GreedyPolicy(seed)
+        outcome = play_local(GAME, config, seed, bots).outcome()
+        assert outcome is not None, f"seed {seed} did not finish"
+        wins[seat] += outcome.ranking[0] == seat
+    print(f"greedy Alliance vs random, wins by seat (of 6 each): {dict(sorted(wins.items()))}")
+    assert sum(wins.values()) >= 12
+    assert all(wins[seat] >= 3 for seat in range(3)), wins
+
+
+def test_greedy_three_player_games_are_deterministic_and_finish() -> None:
+    from functools import partial
+
+    from games.policies.base import DecisionContext
+    from games.root.greedy import GreedyPolicy
+
+    def choices(seed: int) -> list[tuple[str, int]]:
+        g = GAME.new(GameConfig(3, "autumn"), seed)
+        bots = [GreedyPolicy(seed + s) for s in range(3)]
+        made = []
+        while g.pending():
+            d = g.pending()[0]
+            ctx = DecisionContext(GAME.name, d.seat, d, partial(g.observe, d.seat))
+            index = bots[d.seat].choose(ctx)
+            assert 0 <= index < len(d.options)
+            made.append((d.kind, index))
+            g.apply(d.seat, index)
+            assert len(made) < 20_000
+        assert g.outcome() is not None
+        return made
+
+    first = choices(3)
+    assert first == choices(3)
+    assert any(kind.startswith("alliance.") for kind, _ in first)

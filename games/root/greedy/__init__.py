@@ -1,4 +1,5 @@
-"""A greedy Root player for the Marquise de Cat and the Eyrie Dynasties: simple rules, no search.
+"""A greedy Root player for the Marquise de Cat, the Eyrie Dynasties and the Woodland Alliance:
+simple rules, no search.
 
 It sees only what a remote bot sees: the decision and its seat's ``RootView`` (the map, the
 public faction boards, its own hand, the steps in progress), plus the public card, map and track
@@ -11,6 +12,9 @@ data. Every decision is answered by scoring its options with a few readable rule
   (``battle``);
 - the Marquise builds whenever she can and spends her other actions where they gain most
   (``marquise``);
+- the Alliance spreads sympathy where it is cheap and safe, revolts where it pays, trains
+  officers and mobilizes spare cards, organizes in Evening (``alliance``); every faction gives
+  its least useful card to Outrage;
 - the Eyrie avoid turmoil: a card goes into the Decree only if the map can still carry every
   card of it (``decree``), and leaders are chosen by which Viziers the map can carry (``eyrie``).
 

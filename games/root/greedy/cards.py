@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from games.contract import Option
 from games.root.cards import AMBUSH, CARD_BY_ID, FAVOR, ITEM, PERSISTENT
 from games.root.greedy.battle import best_battle, extra_hits, turmoil_risk_of_battle
-from games.root.greedy.map_model import MARQUISE
+from games.root.greedy.map_model import EYRIE
 from games.root.greedy.turn import Scorer, Turn
 from games.root.maps import CLEARING_IDS
 from games.root.suits import BIRD
@@ -51,7 +51,7 @@ def card_value(turn: Turn, card_id: str) -> float:
 def full_item_vp(turn: Turn) -> bool:
     """Whether an item crafted now scores its printed VP (Disdain for Trade: Eyrie items score 1
     unless the Builder leads)."""
-    return turn.me == MARQUISE or turn.board.get("leader") == "builder"
+    return turn.me != EYRIE or turn.board.get("leader") == "builder"
 
 
 def craft_value(turn: Turn, card_id: str) -> float:

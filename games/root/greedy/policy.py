@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from games.contract import Option
 from games.policies.base import DecisionContext
-from games.root.greedy import battle, cards, eyrie, marquise, moves
+from games.root.greedy import alliance, battle, cards, eyrie, marquise, moves
 from games.root.greedy.turn import Scorer, Turn
 from games.root.view import RootView
 
@@ -23,12 +23,17 @@ SCORERS: dict[str, Scorer] = {
     **moves.SCORERS,
     **marquise.SCORERS,
     **eyrie.SCORERS,
+    **alliance.SCORERS,
+}
+#: (faction, decision kind) -> the rule that faction scores a shared kind with instead.
+OVERRIDES: dict[tuple[str, str], Scorer] = {
+    (alliance.ALLIANCE, kind): scorer for kind, scorer in alliance.OVERRIDES.items()
 }
 
 
 def scores(turn: Turn, kind: str, options: Sequence[Option]) -> list[float]:
     """One score per option (all 0.0 for a kind without rules)."""
-    scorer = SCORERS.get(kind)
+    scorer = OVERRIDES.get((turn.me, kind)) or SCORERS.get(kind)
     if scorer is None:
         return [0.0] * len(options)
     return [float(v) for v in scorer(turn, options)]

@@ -37,6 +37,10 @@ class Turn:
         self.me = player.faction
         self.player = player
         self.enemy = EYRIE if self.me == MARQUISE else MARQUISE
+        #: Every other faction at the table (three players: two).
+        self.enemies: tuple[str, ...] = tuple(
+            p.faction for p in view.players if p.faction != self.me
+        )
         self.board: dict[str, Any] = dict(player.board)
         self.map = MapModel(view)
         self.fields: dict[str, str] = text_fields(view.active[-1]) if view.active else {}
