@@ -5,7 +5,8 @@ Steps, each a small decision where there is a choice:
 1. the attacker picks the clearing of battle, then the defender (an enemy with pieces there);
 2. the defender may ambush with a card matching the clearing (birds anywhere); the attacker may
    foil it with another; an unfoiled ambush deals 2 hits at once, and the battle ends if no
-   attacking warriors remain (Law 4.3.1). An attacker with Scouting Party is not affected by
+   attacking warriors remain once Field Hospitals was answered (Law 4.3.1, 6.2.3: the warriors
+   come back to the keep's clearing at once). An attacker with Scouting Party is not affected by
    ambush cards, so none is offered (RT10);
 3. two dice (each 0-3): the attacker will deal the higher, the defender the lower, each at most
    its warriors in the clearing (Law 4.3.2); an Alliance defender deals the higher and the
@@ -179,6 +180,11 @@ class Battle(Step):
                 self.seat = self.removing
                 kinds = sorted(set(g.pieces_of(self.removing, self.clearing)))
                 return tuple(_remove_option(k) for k in kinds)
+            if stage == "triggered":
+                if g.stack[-1] is not self:
+                    return FINISHED  # the triggered effects first (Field Hospitals)
+                self._go_on(g)
+                continue
             return FINISHED
 
     def scores_at_once(self) -> bool:
@@ -345,28 +351,44 @@ class Battle(Step):
             self._after_removals(g)
 
     def _after_removals(self, g: RootState) -> None:
-        """Triggered effects after all removal (Law 1.4), then the next stage."""
+        """All hits are dealt: after the last ones the Despot's point and who has 30 (RT5);
+        then the effects the removals trigger (Law 1.5.4: after all removal), Field Hospitals,
+        which run before the battle goes on (stage ``triggered``, ``_go_on``)."""
         c = self.clearing
+        if self.after == "over":
+            self._despot(g)
+        if self.dealing:  # all hits dealt, the Despot's point scored: who has 30 (RT5)
+            self.dealing = False
+            g.check_victory()
         if self.attacker_lost:
             g.rules(self.attacker).warriors_removed(g, self.attacker, c, self.attacker_lost)
         if self.defender_lost:
             g.rules(self.defender).warriors_removed(g, self.defender, c, self.defender_lost)
         self.attacker_lost = self.defender_lost = 0
+        self.stage = "triggered"
+
+    def _go_on(self, g: RootState) -> None:
+        """After the triggered effects, the next step of the battle. Law 4.3.1.II: after an
+        ambush, "if no attacking warriors or pawns remain, end the battle immediately" - asked
+        only now, since warriors Field Hospitals places in the keep's clearing are back at once
+        (Law 6.2.3), and the keep's clearing may be the clearing of battle."""
         stage = self.after
-        if stage == "roll" and g.woodland.warriors(g.faction_of(self.attacker), c) == 0:
-            stage = "over"  # Law 4.3.1.2: no attacking warriors remain
+        if stage == "roll" and g.woodland.warriors(g.faction_of(self.attacker), self.clearing) == 0:
+            stage = "over"
+            self._despot(g)
         if stage == "over":
-            for seat, removed in (
-                (self.attacker, self.attacker_removed),
-                (self.defender, self.defender_removed),
-            ):
-                if removed:
-                    g.rules(seat).removed_in_battle(g, seat, removed)
-            g.emit("battle_over", clearing=c, why="ambush" if self.after == "roll" else "hits")
+            why = "ambush" if self.after == "roll" else "hits"
+            g.emit("battle_over", clearing=self.clearing, why=why)
         self.stage = stage
-        if self.dealing:  # all hits dealt, the Despot's point scored: who has 30 (RT5)
-            self.dealing = False
-            g.check_victory()
+
+    def _despot(self, g: RootState) -> None:
+        """The battle is over: the remover's hook (the Despot's extra point, RE11)."""
+        for seat, removed in (
+            (self.attacker, self.attacker_removed),
+            (self.defender, self.defender_removed),
+        ):
+            if removed:
+                g.rules(seat).removed_in_battle(g, seat, removed)
 
     def _enemy(self, seat: int) -> int:
         return self.defender if seat == self.attacker else self.attacker
