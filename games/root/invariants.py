@@ -15,8 +15,25 @@ from games.root.cards import standard_deck
 from games.root.items import ITEM_SUPPLY
 from games.root.maps import CLEARING_IDS
 from games.root.moving import move_origins
-from games.root.tracks import EYRIE_ROOSTS, MARQUISE_BUILDINGS_PER_TYPE, MARQUISE_WOOD_TOKENS
-from games.root.woodland import EYRIE, KEEP, MARQUISE, ROOST, WOOD
+from games.root.tracks import (
+    ALLIANCE_SYMPATHY_TOKENS,
+    ALLIANCE_WARRIORS,
+    EYRIE_ROOSTS,
+    MARQUISE_BUILDINGS_PER_TYPE,
+    MARQUISE_WOOD_TOKENS,
+)
+from games.root.woodland import (
+    ALLIANCE,
+    EYRIE,
+    FOX_BASE,
+    KEEP,
+    MARQUISE,
+    MOUSE_BASE,
+    RABBIT_BASE,
+    ROOST,
+    SYMPATHY,
+    WOOD,
+)
 
 if TYPE_CHECKING:
     from games.root.state import RootState
@@ -54,6 +71,7 @@ def check_invariants(g: RootState) -> None:
     for c in CLEARING_IDS:
         _require(w.ruler(c) == w._compute_ruler(c), f"ruler cache of clearing {c}")
     _marquise(g)
+    _alliance(g)
     _cards(g)
     # Items: the supply plus crafted items is the printed supply.
     crafted = Counter(item for p in g.players for item in p.items)
@@ -75,6 +93,29 @@ def _marquise(g: RootState) -> None:
     wood_on_map = sum(1 for c in CLEARING_IDS for t in w.tokens(c) if t == (MARQUISE, WOOD))
     _require(board["wood"] >= 0, "wood in supply below 0")
     _require(board["wood"] + wood_on_map == MARQUISE_WOOD_TOKENS, "wood tokens not conserved")
+
+
+def _alliance(g: RootState) -> None:
+    """At most ten sympathy tokens, one per clearing; each base at most once, in a clearing of
+    its suit; warriors on the map plus officers within the ten of the box."""
+    seat = g.seat_of.get(ALLIANCE)
+    if seat is None:
+        return
+    w = g.woodland
+    tokens = [w.count_tokens(ALLIANCE, SYMPATHY, c) for c in CLEARING_IDS]
+    _require(max(tokens) <= 1, "two sympathy tokens in a clearing")
+    _require(sum(tokens) <= ALLIANCE_SYMPATHY_TOKENS, "more sympathy tokens than the Alliance has")
+    for kind in (FOX_BASE, RABBIT_BASE, MOUSE_BASE):
+        sites = w.building_sites(ALLIANCE, kind)
+        _require(len(sites) <= 1, f"two {kind}s")
+        suit = kind.removesuffix("_base")
+        _require(all(g.clearing_suit(c) == suit for c in sites), f"a {kind} off its suit")
+    officers = g.players[seat].board.warriors_off_map()
+    _require(officers >= 0, "officers below 0")
+    _require(
+        w.warriors_on_map(ALLIANCE) + officers <= ALLIANCE_WARRIORS,
+        "more Alliance warriors and officers than the box holds",
+    )
 
 
 def _cards(g: RootState) -> None:

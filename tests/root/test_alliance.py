@@ -32,6 +32,7 @@ from games.root.battle import Battle
 from games.root.cards import standard_deck
 from games.root.crafting import favor
 from games.root.game import GAME
+from games.root.invariants import check_invariants
 from games.root.marquise import MarquiseBoard
 from games.root.moving import Move
 from games.root.state import RootState
@@ -806,6 +807,7 @@ def _cards(g: RootState) -> Counter[str]:
 def check(g: RootState) -> None:
     a = g.seat_of[ALLIANCE]
     w = g.woodland
+    check_invariants(g)
     assert _cards(g) == DECK3, "a card is lost or doubled"
     assert len(sympathy_at(g)) <= ALLIANCE_SYMPATHY_TOKENS
     board = board_of(g, a)
