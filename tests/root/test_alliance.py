@@ -398,9 +398,7 @@ def test_ra5_outrage_for_a_token_removed_in_battle_comes_after_the_battle(
         hands={E: ("anvil", "foxfolk_steel")},
         current=E,
     )
-    events = run(g, Battle(E, (1,)))
-    if decision(g).kind == "battle.defender":
-        events += answer(g, f"seat:{A}")
+    events = run(g, Battle(E, (1,)))  # the Alliance is the one enemy there: no defender asked
     kinds = [e.kind for e in events]
     assert "battle_over" in kinds
     assert decision(g).kind == "alliance.outrage" and decision(g).seat == E
@@ -441,9 +439,10 @@ def test_ra6_revolt_removes_every_enemy_piece_places_base_warriors_and_an_office
     assert decision(g).kind == "alliance.revolt"
     assert keys(g) == ["clearing:1", "clearing:8", "clearing:12", "done"]
     answer(g, "clearing:8")
-    events = answer(g, "spend:anvil")  # then crossbow or steel: anvil first in card order
-    if decision(g).kind == "alliance.supporter":
-        events += answer(g, "spend:foxfolk_steel")
+    assert keys(g) == ["spend:anvil", "spend:crossbow_bird"]  # RA2: each pair once
+    answer(g, "spend:anvil")
+    assert keys(g) == ["spend:crossbow_bird", "spend:foxfolk_steel"]
+    answer(g, "spend:foxfolk_steel")
     w = g.woodland
     assert w.warriors(MARQUISE, 8) == 0 and w.warriors(EYRIE, 8) == 0
     assert w.buildings(8) == ((ALLIANCE, "fox_base"),)
@@ -709,9 +708,7 @@ def test_guerrilla_war_the_alliance_defends_with_the_high_roll(
     monkeypatch.setattr(battle_module, "roll_die", lambda g: next(dice))
     faction = {A: ALLIANCE, M: MARQUISE}[defender]
     g = position(warriors={5: {EYRIE: 4, faction: 4}}, current=E)
-    events = run(g, Battle(E, (5,)))
-    if decision(g).kind == "battle.defender":
-        events += answer(g, f"seat:{defender}")
+    events = run(g, Battle(E, (5,)))  # one enemy there: no defender asked, no ambush in hand
     [roll] = of_kind(events, "roll")
     assert roll.data["attacker_hits"] == dealt and roll.data["defender_hits"] == taken
     assert g.woodland.warriors(faction, 5) == 4 - dealt
