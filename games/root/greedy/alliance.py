@@ -193,7 +193,7 @@ def move_value(turn: Turn, a: int, b: int, k: int, left: int) -> float:
     if has_base(m, a) and m.w(ALLIANCE, a) - k < 1:
         value -= 1.5  # the base keeps a guard
     if not sympathetic(m, b) and not m.w(ALLIANCE, b) and b != m.keep and left > 0:
-        value += 1.2 - 0.4 * (k - 1)  # organize it next
+        value += 0.8 * organize_value(turn, b) - 0.4 * (k - 1)  # organize it next
     elif has_base(m, b):
         value += 0.4 * min(k, max(0, threat(turn, m, b) - m.w(ALLIANCE, b)))
     theirs = max((m.pieces(f, b) for f in turn.enemies), default=0)
@@ -242,7 +242,7 @@ def _operation(turn: Turn, options: Sequence[Option]) -> Iterable[float]:
         if action == "organize":
             yield organize
         elif action == "recruit":
-            yield 1.0 + 0.2 * max(0, guard)
+            yield 0.6 + 0.3 * min(4, max(0, guard))
         elif action == "battle":
             yield 1.0 + battle if battle >= 0.5 else -1.0
         else:
