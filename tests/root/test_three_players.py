@@ -24,11 +24,15 @@ def test_root_takes_two_or_three_players_and_a_factions_option() -> None:
     assert LINEUPS[3] == (MARQUISE, EYRIE, ALLIANCE)  # seed 003: 3人：猫野候国＋鷲巣王朝＋森林連合
 
 
-def test_a_three_player_game_without_the_alliance_says_why() -> None:
-    if NOT_YET is None:
-        pytest.skip("the Alliance is in the engine")
-    with pytest.raises(InvalidConfig, match="alliance"):
+def test_a_three_player_game_without_the_alliance_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.root import factions
+
+    without = {f: rules for f, rules in factions.FACTION_RULES.items() if f != ALLIANCE}
+    monkeypatch.setattr(factions, "FACTION_RULES", without)
+    assert unavailable(2) is None
+    with pytest.raises(InvalidConfig, match="needs the alliance faction"):
         GAME.new(GameConfig(3, "autumn"), 1)
+    GAME.new(GameConfig(2, "autumn"), 1)  # two players do not need it
 
 
 def test_the_factions_option_seats_two_players_and_game_2_still_swaps() -> None:
