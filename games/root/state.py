@@ -382,9 +382,11 @@ class RootState(GameState):
 
     def refill_deck(self) -> None:
         """Law 2.1: "If the deck is ever empty, shuffle the discard pile immediately to form a
-        new deck." Called whenever the deck may have become empty (a draw took its last card,
-        a card is discarded while it is empty), so cards discarded after that moment start a
-        new discard pile instead of joining the new deck."""
+        new deck." Called the moment a draw takes the deck's last card, so cards discarded after
+        that moment start a new discard pile instead of joining the new deck. If the discard
+        pile is empty too at that moment, the cards discarded later are shuffled by the next
+        draw (``draw``), not each as it is discarded: a card just spent stays face up in the
+        discard pile, where every seat saw it go (a step may still name it, like an ambush)."""
         if self.deck or not self.discard:
             return
         self.deck = self.discard
@@ -393,15 +395,12 @@ class RootState(GameState):
         self._emit("reshuffle", cards=len(self.deck))
 
     def discard_card(self, card_id: str) -> None:
-        """Put a card on the discard pile (dominance cards are not in two-player decks); with
-        the deck empty, it is reshuffled into a new deck at once (Law 2.1). A dominance card
-        goes beside the map instead, available to take (Law 3.3.3)."""
+        """Put a card on the discard pile (dominance cards are not in two-player decks). A
+        dominance card goes beside the map instead, available to take (Law 3.3.3)."""
         if card_id in _DOMINANCE:
             self.available.append(card_id)
             return
         self.discard.append(card_id)
-        if not self.deck:
-            self.refill_deck()
 
     def spend(self, seat: int, card_id: str, why: str) -> None:
         """Spend or discard a card from ``seat``'s hand: it goes face up to the discard pile."""

@@ -37,13 +37,18 @@ def test_law_2_1_the_discard_pile_becomes_the_deck_the_moment_the_deck_is_empty(
     assert sorted(g.deck) == sorted(old_discard)
 
 
-def test_law_2_1_a_card_discarded_while_the_deck_is_empty_becomes_the_deck() -> None:
-    """With the deck and the discard pile both empty (every card in hands or play), the deck
-    is still empty when the next card is discarded: that card is shuffled into a new deck at
-    once, so the next draw finds it."""
+def test_law_2_1_with_nothing_to_shuffle_the_next_draw_shuffles_what_was_discarded() -> None:
+    """A draw takes the deck's last card while the discard pile is empty too (every other card
+    in hands or play): nothing can be shuffled then. Cards discarded afterwards lie face up on
+    the discard pile, and the next draw shuffles them into the deck."""
     g = position(hands={MARQUISE: HAND, EYRIE: ()}, hold=True)
-    g.players[1 - MARQUISE_SEAT].hand.extend([*g.deck, *g.discard])
-    g.deck, g.discard = [], []
+    last, *rest = g.deck
+    g.players[1 - MARQUISE_SEAT].hand.extend([*rest, *g.discard])
+    g.deck, g.discard = [last], []
+    assert g.draw(MARQUISE_SEAT, 1) == [last]
+    assert g.deck == [] and g.discard == []
     g.spend(MARQUISE_SEAT, "anvil", "test")
-    assert g.deck == ["anvil"] and g.discard == []
-    assert g.draw(MARQUISE_SEAT, 2) == ["anvil"]
+    g.spend(MARQUISE_SEAT, "sword", "test")
+    assert g.deck == [] and g.discard == ["anvil", "sword"]
+    assert sorted(g.draw(MARQUISE_SEAT, 1) + g.deck) == ["anvil", "sword"]
+    assert g.discard == []
