@@ -11,8 +11,10 @@ Steps, each a small decision where there is a choice:
 3. two dice (each 0-3): the attacker will deal the higher, the defender the lower, each at most
    its warriors in the clearing (Law 4.3.2); an Alliance defender deals the higher and the
    attacker the lower (Guerrilla War, Law 8.2.2);
-4. effects, the attacker's first (RT9): Brutal Tactics (+1 hit, the defender scores 1 VP),
-   Armorers (discard: ignore the rolled hits you take) / Sappers (defender, discard: +1 hit);
+4. effects: when both sides have one to use, the attacker chooses which side uses them first
+   (Law 4.3.3, RT9), each side then using its own until done: Brutal Tactics (+1 hit, the
+   defender scores 1 VP), Armorers (discard: ignore the rolled hits you take) / Sappers
+   (defender, discard: +1 hit);
    the Commander's extra hit and the defenseless extra hit are automatic (Law 4.3.3);
 5. hits are dealt at once: warriors first, then the side taking hits chooses which buildings
    and tokens go (Law 4.3.4); each enemy building or token removed scores 1 VP (Law 3.2.1);
@@ -49,6 +51,11 @@ _EFFECT_OPTION: dict[str, Option] = {
     e: Option(f"use:{e}", f"use {e.replace('_', ' ')}", ("use", e))
     for e in ("brutal_tactics", "armorers", "sappers")
 }
+#: Law 4.3.3: "If both want to use effects, the attacker chooses who uses them first" (RT9).
+_FIRST: tuple[Option, ...] = tuple(
+    Option(f"first:{side}", f"the {side} uses effects first", ("first", side))
+    for side in ("attacker", "defender")
+)
 
 
 def battle_clearings(
@@ -92,6 +99,7 @@ class Battle(Step):
         "dealing",
         "defender",
         "defender_extra",
+        "defender_first",
         "defender_lost",
         "defender_removed",
         "defender_rolled",
@@ -119,6 +127,7 @@ class Battle(Step):
         self.defender_extra = 0
         self.ignore_attacker_rolled = False  # the defender used Armorers
         self.ignore_defender_rolled = False  # the attacker used Armorers
+        self.defender_first = False  # the attacker let the defender use effects first (RT9)
         self.used: tuple[str, ...] = ()  # "seat:effect" used in this battle
         self.to_defender = 0  # hits still to take among the defender's buildings/tokens
         self.to_attacker = 0
@@ -162,19 +171,27 @@ class Battle(Step):
             if stage == "roll":
                 self._roll(g)
                 continue
+            if stage == "effects_first":
+                if self._effects(g, self.attacker, _ATTACKER_EFFECTS) and self._effects(
+                    g, self.defender, _DEFENDER_EFFECTS
+                ):
+                    self.seat = self.attacker
+                    return _FIRST
+                self.stage = "attacker_effects"
+                continue
             if stage == "attacker_effects":
                 found = self._effects(g, self.attacker, _ATTACKER_EFFECTS)
                 if found:
                     self.seat = self.attacker
                     return (*found, DONE)
-                self.stage = "defender_effects"
+                self._effects_done(g, attacker=True)
                 continue
             if stage == "defender_effects":
                 found = self._effects(g, self.defender, _DEFENDER_EFFECTS)
                 if found:
                     self.seat = self.defender
                     return (*found, DONE)
-                self._deal(g)
+                self._effects_done(g, attacker=False)
                 continue
             if stage == "remove":
                 self.seat = self.removing
@@ -213,14 +230,17 @@ class Battle(Step):
             g.spend(self.attacker, value[1], "foil")
             g.spend(self.defender, self.ambush, "ambush_foiled")
             self.stage = "roll"
+        elif stage == "effects_first":
+            self.defender_first = value[1] == "defender"
+            self.stage = "defender_effects" if self.defender_first else "attacker_effects"
         elif stage == "attacker_effects":
             if value[0] == "done":
-                self.stage = "defender_effects"
+                self._effects_done(g, attacker=True)
             else:
                 self._use_effect(g, value[1], self.attacker)
         elif stage == "defender_effects":
             if value[0] == "done":
-                self._deal(g)
+                self._effects_done(g, attacker=False)
             else:
                 self._use_effect(g, value[1], self.defender)
         elif stage == "remove":
@@ -257,7 +277,15 @@ class Battle(Step):
             attacker_hits=self.attacker_rolled,
             defender_hits=self.defender_rolled,
         )
-        self.stage = "attacker_effects"
+        self.stage = "effects_first"
+
+    def _effects_done(self, g: RootState, attacker: bool) -> None:
+        """One side has used its effects (Law 4.3.3): the other side's turn, or the hits once
+        both have had theirs, in the order the attacker chose (RT9)."""
+        if attacker != self.defender_first:  # the first side is done
+            self.stage = "defender_effects" if attacker else "attacker_effects"
+        else:
+            self._deal(g)
 
     def _effects(self, g: RootState, seat: int, effects: tuple[str, ...]) -> list[Option]:
         return [

@@ -196,6 +196,12 @@ def decision_scenarios() -> dict[str, RootState]:
         current=EYRIE,
         step=Battle(EYRIE_SEAT, (fox,)),
     )
+    found["effects_first"] = position(  # both sides have an effect: who goes first (RT9)
+        warriors={fox: {MARQUISE: 3, EYRIE: 2}},
+        hands={MARQUISE: (), EYRIE: ()},
+        crafted={MARQUISE: ("brutal_tactics_1",), EYRIE: ("sappers_1",)},
+        step=Battle(MARQUISE_SEAT, (fox,)),
+    )
     two_slots = 8  # a fox clearing with two slots
     found["remove"] = position(
         warriors={two_slots: {EYRIE: 1}},

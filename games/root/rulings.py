@@ -41,8 +41,11 @@ CORE_RULINGS: dict[str, str] = {
     "start of Evening (Cobbler); each at most once per turn.",
     "RT8": "Better Burrow Bank's other player is the next seat clockwise (in two players: the "
     "opponent), so it asks no decision.",
-    "RT9": "In battle the attacker uses optional effects first, then the defender (Law 4.3.3 lets the "
-    "attacker order them; the defender answering second is the order every engine we know uses).",
+    "RT9": "In battle, when both sides have an optional effect they could use after the roll, the "
+    "attacker chooses which side uses its effects first (Law 4.3.3: 'If both want to use "
+    "effects, the attacker chooses who uses them first'; decision battle.effects_first); that "
+    "side uses its effects until it says done, then the other side. With an effect on one "
+    "side only, that side is asked alone.",
     "RT10": "An attacker with Scouting Party is not affected by ambush cards, so the defender is not "
     "offered one.",
     "RT11": "Each of the two twelve-sided battle dice shows 0, 1, 2 or 3 with equal chance.",

@@ -257,6 +257,7 @@ def test_rt14_no_choice_when_all_pieces_go_or_are_of_one_kind() -> None:
 
 
 def test_rt9_brutal_tactics_the_attacker_decides_before_the_defender() -> None:
+    """Both sides have an effect: the attacker chooses to go first (RT9), then the defender."""
     c = 5
     g = start(
         c,
@@ -265,6 +266,9 @@ def test_rt9_brutal_tactics_the_attacker_decides_before_the_defender() -> None:
         hands={EYRIE: (), MARQUISE: ()},
         crafted={MARQUISE: ("brutal_tactics_1",), EYRIE: ("sappers_1",)},
     )
+    d = decision(g)
+    assert d.kind == "battle.effects_first" and d.seat == MARQUISE_SEAT
+    choose(g, "first:attacker")
     d = decision(g)
     assert d.kind == "battle.attacker_effects" and d.seat == MARQUISE_SEAT
     assert keys(g) == ["use:brutal_tactics", "done"]

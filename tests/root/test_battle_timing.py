@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.root.battle import Battle
 from games.root.positions import EYRIE, EYRIE_SEAT, MARQUISE, MARQUISE_SEAT, position
 from games.root.state import RootState
-from tests.root.helpers import choose, decision
+from tests.root.helpers import choose, decision, keys
 from tests.root.test_battle import FixedDice
 
 KEEP = 1  # an Autumn fox corner
@@ -58,3 +58,70 @@ def test_law_4_3_1_field_hospitals_elsewhere_still_ends_the_battle() -> None:
     assert g.woodland.warriors(MARQUISE, OTHER_FOX) == 0
     assert g.woodland.warriors(EYRIE, OTHER_FOX) == 2
     assert decision(g).kind == "hold.start"
+
+
+def _effects_battle() -> RootState:
+    """The Marquise (Brutal Tactics) attack three warriors against two of the Eyrie's (Sappers)
+    in a fox clearing; the roll is 3 and 1."""
+    g = position(
+        warriors={OTHER_FOX: {MARQUISE: 3, EYRIE: 2}},
+        hands={MARQUISE: (), EYRIE: ()},
+        crafted={MARQUISE: ("brutal_tactics_1",), EYRIE: ("sappers_1",)},
+        hold=True,
+    )
+    g.rng = FixedDice(3, 1)
+    g.push(Battle(MARQUISE_SEAT, (OTHER_FOX,)))
+    g.resume()
+    return g
+
+
+def test_rt9_the_attacker_chooses_who_uses_effects_first() -> None:
+    """Law 4.3.3: "The attacker and defender may use optional effects that affect battle. If
+    both want to use effects, the attacker chooses who uses them first." The attacker lets the
+    defender go first: the Eyrie use Sappers, then the Marquise, knowing it, decline Brutal
+    Tactics."""
+    g = _effects_battle()
+    d = decision(g)
+    assert d.kind == "battle.effects_first" and d.seat == MARQUISE_SEAT
+    assert keys(g) == ["first:attacker", "first:defender"]
+    choose(g, "first:defender")
+    d = decision(g)
+    assert d.kind == "battle.defender_effects" and d.seat == EYRIE_SEAT
+    choose(g, "use:sappers")
+    d = decision(g)
+    assert d.kind == "battle.attacker_effects" and d.seat == MARQUISE_SEAT
+    assert keys(g) == ["use:brutal_tactics", "done"]
+    choose(g, "done")
+    # Hits: 3 (rolled) to the Eyrie's two warriors; 1 rolled + 1 Sappers to the Marquise.
+    assert g.woodland.warriors(EYRIE, OTHER_FOX) == 0
+    assert g.woodland.warriors(MARQUISE, OTHER_FOX) == 1
+    assert g.players[EYRIE_SEAT].vp == 0  # no Brutal Tactics point
+    assert decision(g).kind == "hold.start"
+
+
+def test_rt9_attacker_first_then_the_defender() -> None:
+    """The attacker may also go first; the defender answers second."""
+    g = _effects_battle()
+    choose(g, "first:attacker")
+    assert decision(g).kind == "battle.attacker_effects"
+    choose(g, "use:brutal_tactics")
+    assert g.players[EYRIE_SEAT].vp == 1  # Brutal Tactics: the defender scores one
+    d = decision(g)
+    assert d.kind == "battle.defender_effects" and d.seat == EYRIE_SEAT
+    choose(g, "done")
+    assert g.woodland.warriors(MARQUISE, OTHER_FOX) == 2
+    assert decision(g).kind == "hold.start"
+
+
+def test_rt9_one_side_with_effects_is_asked_alone() -> None:
+    """Only the attacker has an effect: no question of order."""
+    g = position(
+        warriors={OTHER_FOX: {MARQUISE: 3, EYRIE: 2}},
+        hands={MARQUISE: (), EYRIE: ()},
+        crafted={MARQUISE: ("brutal_tactics_1",)},
+        hold=True,
+    )
+    g.rng = FixedDice(3, 1)
+    g.push(Battle(MARQUISE_SEAT, (OTHER_FOX,)))
+    g.resume()
+    assert decision(g).kind == "battle.attacker_effects"

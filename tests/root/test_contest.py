@@ -213,6 +213,7 @@ def test_decision_scenarios_put_seat_zero_before_each_rare_kind() -> None:
         "foil": "battle.foil",
         "attacker_effects": "battle.attacker_effects",
         "defender_effects": "battle.defender_effects",
+        "effects_first": "battle.effects_first",
         "remove": "battle.remove",
         "field_hospitals": "marquise.field_hospitals",
         "card_windows": "cards.birdsong",
