@@ -1,10 +1,12 @@
-"""Persistent card effects used at fixed points of a turn (Law 4.1.3 and the card texts).
+"""Persistent card effects used in a turn's phases (Law 4.1.3 and the card texts).
 
-Battle effects (Armorers, Sappers, Brutal Tactics, Scouting Party) live in ``battle``; the rest
-are offered in *card windows* (ruling RT7):
+Battle effects (Armorers, Sappers, Brutal Tactics, Scouting Party) live in ``battle``. Effects
+"at start of" a phase are used there; those usable at any point of a phase ("In Birdsong", "Once
+in Daylight") are offered at its start, at every action choice of the faction's own part of it
+(``phase_effects``, ``use_effect``) and once more at its end (ruling RT7):
 
 - start of Birdsong: Better Burrow Bank (automatic), then a window for Royal Claim and Stand and
-  Deliver!;
+  Deliver!; the same two at the end of Birdsong (unless the faction's Birdsong asked nothing);
 - start of Daylight: a window for Command Warren, Tax Collector and Codebreakers;
 - end of Daylight: a window for Tax Collector and Codebreakers if not used yet this turn;
 - start of Evening: a window for Cobbler.
@@ -22,15 +24,23 @@ from games.root import dominance
 from games.root.battle import Battle, battle_clearings
 from games.root.cards import CARD_BY_ID
 from games.root.dominance import DOMINANCE_WINDOWS
+from games.root.faction import BIRDSONG, DAYLIGHT
 from games.root.moving import Move, move_origins
 from games.root.steps import DONE, FINISHED, Options, Step, clearing_option, seat_option
 
 if TYPE_CHECKING:
     from games.root.state import RootState
 
+#: Effects usable at any point of a phase: "In Birdsong", "Once in Daylight" (RT7).
+ANYTIME: dict[str, tuple[str, ...]] = {
+    BIRDSONG: ("royal_claim", "stand_and_deliver"),
+    DAYLIGHT: ("tax_collector", "codebreakers"),
+}
+
 #: Which effects each window offers.
 WINDOWS: dict[str, tuple[str, ...]] = {
     "birdsong": ("royal_claim", "stand_and_deliver"),
+    "birdsong_end": ("royal_claim", "stand_and_deliver"),
     "daylight_start": ("command_warren", "tax_collector", "codebreakers"),
     "daylight_end": ("tax_collector", "codebreakers"),
     "evening": ("cobbler",),
@@ -68,6 +78,31 @@ def usable(g: RootState, seat: int, effect: str) -> bool:
     if effect == "cobbler":
         return bool(move_origins(g, seat))
     raise ValueError(f"no window effect {effect!r}")
+
+
+def phase_effects(g: RootState, seat: int, phase: str) -> list[Option]:
+    """``use:`` options of the effects ``seat`` may use now at any point of ``phase`` (RT7),
+    for a faction's action choices to offer beside its actions; ``use_effect`` applies one."""
+    if not g.players[seat].crafted:
+        return []
+    return [_USE[e] for e in ANYTIME[phase] if usable(g, seat, e)]
+
+
+def use_effect(g: RootState, seat: int, effect: str) -> None:
+    """Use a window effect now (an option ``("use", effect)``): mark it used this turn, then
+    resolve it (it may push a step: a battle, a move, a target to choose)."""
+    player = g.players[seat]
+    player.used = (*player.used, effect)
+    g.emit("effect", seat=seat, effect=effect)
+    if effect == "royal_claim":
+        g.discard_crafted(seat, effect)
+        g.score(seat, len(g.woodland.ruled_by(g.faction_of(seat))), "royal_claim")
+    elif effect == "command_warren":
+        g.push(Battle(seat, battle_clearings(g, seat)))
+    elif effect == "cobbler":
+        g.push(Move(seat, move_origins(g, seat), optional=False))
+    else:
+        g.push(TargetEffect(seat, effect))
 
 
 def better_burrow_bank(g: RootState, seat: int) -> None:
@@ -119,20 +154,7 @@ class CardWindow(Step):
         if value[0] in dominance.VERBS:
             dominance.choose(g, self.seat, value)
             return
-        effect = value[1]
-        seat = self.seat
-        player = g.players[seat]
-        player.used = (*player.used, effect)
-        g.emit("effect", seat=seat, effect=effect)
-        if effect == "royal_claim":
-            g.discard_crafted(seat, effect)
-            g.score(seat, len(g.woodland.ruled_by(g.faction_of(seat))), "royal_claim")
-        elif effect == "command_warren":
-            g.push(Battle(seat, battle_clearings(g, seat)))
-        elif effect == "cobbler":
-            g.push(Move(seat, move_origins(g, seat), optional=False))
-        else:
-            g.push(TargetEffect(seat, effect))
+        use_effect(g, self.seat, value[1])
 
 
 class TargetEffect(Step):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.contract import Option
 from games.root.battle import Battle, battle_clearings
+from games.root.card_effects import phase_effects, use_effect
 from games.root.cards import CARD_BY_ID, Card
 from games.root.crafting import Craft
 from games.root.faction import BIRDSONG, DAYLIGHT, EVENING, Faction, FactionBoard
@@ -302,7 +303,10 @@ class EyrieBirdsong(Step):
                 found = self._addable(g)
                 if found:
                     cards = tuple(card_option(c, "decree") for c in found)
-                    return (*cards, DONE) if self.added else cards
+                    if self.added:
+                        return (*cards, DONE)
+                    # Before adding: Royal Claim, Stand and Deliver! (RT7).
+                    return (*cards, *phase_effects(g, seat, BIRDSONG))
                 self.stage = "roost"
             elif stage == "decree_column":
                 return COLUMN_OPTIONS
@@ -338,7 +342,9 @@ class EyrieBirdsong(Step):
     def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
         stage = self.stage
         if stage == "decree_card":
-            if value[0] == "done":
+            if value[0] == "use":
+                use_effect(g, self.seat, value[1])
+            elif value[0] == "done":
                 self.stage = "roost"
             else:
                 self.card = value[1]
@@ -397,12 +403,15 @@ class EyrieDaylight(Step):
                 if not suits:
                     self.stage = "over"
                     return FINISHED
-                if len(suits) > 1:
+                # Before each Decree card: Tax Collector, Codebreakers (RT7).
+                effects = phase_effects(g, seat, DAYLIGHT)
+                if len(suits) > 1 or effects:
                     self.stage = "order"
-                    return tuple(RESOLVE_OPTIONS[s] for s in suits)
+                    return (*(RESOLVE_OPTIONS[s] for s in suits), *effects)
                 self._take(g, suits[0])
             elif stage == "order":
-                return tuple(RESOLVE_OPTIONS[s] for s in self._next_suits(g))
+                effects = phase_effects(g, seat, DAYLIGHT)
+                return (*(RESOLVE_OPTIONS[s] for s in self._next_suits(g)), *effects)
             elif stage == "act":
                 found = self._act(g)
                 if found or g.stack[-1] is not self:
@@ -419,7 +428,9 @@ class EyrieDaylight(Step):
 
     def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
         stage = self.stage
-        if stage == "order":
+        if stage == "order" and value[0] == "use":
+            use_effect(g, self.seat, value[1])
+        elif stage == "order":
             self._take(g, value[1])
         elif stage == "recruit":
             self._recruit(g, value[1])

@@ -4,7 +4,8 @@ The Marquise's turn reads like her faction board:
 
 - Birdsong (Law 6.4): one wood at each sawmill;
 - Daylight (Law 6.5): craft with workshops, then up to three actions (Battle, March, Recruit,
-  Build, Overwork), plus one per bird card spent (Hawks for Hire);
+  Build, Overwork), plus one per bird card spent (Hawks for Hire); Tax Collector and
+  Codebreakers are offered beside the actions (RT7);
 - Evening (Law 6.6): draw 1 + the uncovered draw bonuses of the recruiter track, then discard
   down to five.
 
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.contract import Option
 from games.root.battle import Battle, battle_clearings
+from games.root.card_effects import phase_effects, use_effect
 from games.root.cards import CARD_BY_ID
 from games.root.crafting import Craft
 from games.root.faction import BIRDSONG, DAYLIGHT, EVENING, Faction, FactionBoard
@@ -550,10 +552,12 @@ class Daylight(Step):
         possible = self.possible(g)
         if not possible:
             return FINISHED
+        # Tax Collector and Codebreakers may be used between actions too (RT7).
+        effects = phase_effects(g, seat, DAYLIGHT)
         if self.actions > 0:
-            return (*(_ACTIONS[a] for a in possible), DONE)
+            return (*(_ACTIONS[a] for a in possible), *effects, DONE)
         hawks = self._hawks(g, possible)
-        return (*hawks, DONE) if hawks else FINISHED
+        return (*hawks, *effects, DONE) if hawks else FINISHED
 
     def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
         seat = self.seat
@@ -564,6 +568,9 @@ class Daylight(Step):
         if verb == "hawks":
             g.spend(seat, value[1], "hawks_for_hire")
             self.actions += 1
+            return
+        if verb == "use":  # a card effect, not an action (RT7)
+            use_effect(g, seat, value[1])
             return
         action = value[1]
         self.actions -= 1

@@ -167,6 +167,7 @@ def decision_scenarios() -> dict[str, RootState]:
     plays both factions in a two-game contest. Play goes on from each to the end of the game."""
     from games.root.battle import Battle
     from games.root.hand_limit import HandLimit
+    from games.root.turn import Turn
 
     found: dict[str, RootState] = {}
     fox = 1  # Autumn clearing 1 is a fox corner
@@ -235,6 +236,15 @@ def decision_scenarios() -> dict[str, RootState]:
                 "cobbler_1",
             )
         },
+    )
+    # The Marquise's Birdsong is over; the last Birdsong window is next (RT7).
+    end_of_birdsong = Turn(MARQUISE_SEAT)
+    end_of_birdsong.stage = "birdsong"
+    found["birdsong_end"] = position(
+        warriors={fox: {MARQUISE: 2, EYRIE: 1}, 5: {MARQUISE: 1}},
+        hands={MARQUISE: ("sword",), EYRIE: ("anvil", "bake_sale")},
+        crafted={MARQUISE: ("royal_claim", "stand_and_deliver_1")},
+        step=end_of_birdsong,
     )
     found["hand_limit"] = position(
         hands={

@@ -35,10 +35,17 @@ CORE_RULINGS: dict[str, str] = {
     "whole view and its own pending decision come out the same (the opponent's pending question "
     "can reveal a card); cards a seat glimpsed (Codebreakers, Stand and Deliver!) are not "
     "remembered by the engine, bots keep their own notes from the private events.",
-    "RT7": "Card effects usable 'in Birdsong' or 'once in Daylight' are offered in windows: at the "
-    "start of Birdsong (Royal Claim, Stand and Deliver!), the start of Daylight (Command Warren, Tax "
-    "Collector, Codebreakers), the end of Daylight (Tax Collector, Codebreakers if unused) and the "
-    "start of Evening (Cobbler); each at most once per turn.",
+    "RT7": "Effects usable at any point of a phase (Royal Claim and Stand and Deliver! 'in "
+    "Birdsong', Tax Collector and Codebreakers 'once in Daylight') are offered in a window at "
+    "the start of the phase, beside the faction's action choices in it (the Marquise's "
+    "Daylight actions; the Eyrie's first card to add to the Decree, and each Decree card to "
+    "resolve, then asked even with one card left), and in a last window at the end of the "
+    "phase (after Birdsong only if the faction's Birdsong had a step of its own: the "
+    "Marquise's wood placed without a choice changes nothing these effects see); never inside "
+    "an action (Law 1.4.2). Command Warren ('at start of Daylight') and Cobbler ('at start of "
+    "Evening') are offered at the start of their phase only. Each is used at most once per "
+    "turn: Stand and Deliver!'s 'In Birdsong, you may take a random card' is read as one use, "
+    "like the 'once' of the Daylight cards.",
     "RT8": "Better Burrow Bank's other player is the next seat clockwise (in two players: the "
     "opponent), so it asks no decision.",
     "RT9": "In battle, when both sides have an optional effect they could use after the roll, the "

@@ -2,9 +2,9 @@
 
 Every faction's turn has the same frame: effects that happen "at start of" a phase come before
 the faction's own part of it (Law 1.1.2), so the turn runs, in order: Better Burrow Bank and the
-Birdsong card window, the faction's Birdsong; Command Warren and the Daylight card window, the
-faction's Daylight, a last Daylight window; Cobbler, the faction's Evening (card windows: see
-``card_effects``; where they sit is ruling RT7).
+Birdsong card window, the faction's Birdsong, a last Birdsong window; Command Warren and the
+Daylight card window, the faction's Daylight, a last Daylight window; Cobbler, the faction's
+Evening (card windows: see ``card_effects``; where they sit is ruling RT7).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ STAGES: tuple[str, ...] = (
     "start",
     "birdsong_cards",
     "birdsong",
+    "birdsong_end",
     "daylight_start",
     "daylight",
     "daylight_end",
@@ -56,6 +57,10 @@ class Turn(Step):
                 child = CardWindow.open(g, seat, "birdsong")
             elif stage == "birdsong":
                 child = g.rules(seat).phase(g, seat, BIRDSONG)
+                if child is None:  # nothing asked since the start window: no second one (RT7)
+                    self.stage = "birdsong_end"
+            elif stage == "birdsong_end":
+                child = CardWindow.open(g, seat, "birdsong_end")
             elif stage == "daylight_start":
                 child = CardWindow.open(g, seat, "daylight_start")
             elif stage == "daylight":

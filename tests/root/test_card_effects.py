@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.contract import Event
+from games.root.eyrie import EyrieDaylight, board_of
 from games.root.positions import EYRIE, EYRIE_SEAT, MARQUISE, MARQUISE_SEAT, position
 from tests.root.helpers import choose, decision, keys
 
@@ -123,3 +124,97 @@ def test_cobbler_offers_a_move_at_the_start_of_evening() -> None:
         options = [o.key for o in d.options]
         g.apply(d.seat, options.index("done") if "done" in options else 0)
     assert "cards.evening" in seen or decision(g).kind == "move.origin"
+
+
+# -- effects usable at any point of a phase (RT7) ------------------------------------------------
+
+
+def test_rt7_royal_claim_after_a_new_roost() -> None:
+    """Royal Claim: "In Birdsong, you may discard this card to score one victory point per
+    clearing you rule." Law 7.4.3 A New Roost is the last step of the Eyrie's Birdsong: the
+    claim may wait for it. With no roost on the map the Eyrie rule nothing at the start of
+    Birdsong; the new roost and its three warriors go to the one clearing without warriors, and
+    the window at the end of Birdsong scores it."""
+    empty = 12
+    g = position(
+        warriors={c: {MARQUISE: 1} for c in range(1, 13) if c != empty},
+        hands={MARQUISE: (), EYRIE: ("anvil",)},
+        crafted={EYRIE: ("royal_claim",)},
+        current=EYRIE,
+    )
+    d = decision(g)
+    assert (d.kind, d.seat) == ("cards.birdsong", EYRIE_SEAT)
+    assert g.woodland.ruled_by(EYRIE) == ()
+    choose(g, "done")
+    # Adding to the Decree offers it too (before the first card), then the new roost.
+    assert decision(g).kind == "eyrie.decree_card"
+    assert keys(g) == ["decree:anvil", "use:royal_claim"]
+    choose(g, "decree:anvil")
+    choose(g, "column:move")
+    d = decision(g)
+    assert (d.kind, d.seat) == ("cards.birdsong_end", EYRIE_SEAT)
+    assert g.woodland.warriors(EYRIE, empty) == 3
+    assert keys(g) == ["use:royal_claim", "done"]
+    choose(g, "use:royal_claim")
+    assert g.players[EYRIE_SEAT].vp == len(g.woodland.ruled_by(EYRIE)) == 1
+    assert "royal_claim" in g.discard and g.players[EYRIE_SEAT].crafted == []
+
+
+def test_rt7_tax_collector_between_two_marquise_actions_once_per_turn() -> None:
+    """Tax Collector: "Once in Daylight, you may remove one of your warriors from the map to
+    draw a card." Between two of her actions the Marquise may use it; once used, neither her
+    next action choice nor the end-of-Daylight window offers it again."""
+    g = base(
+        crafted={MARQUISE: ("tax_collector_1",)},
+        buildings={1: ((MARQUISE, "recruiter"),)},
+    )
+    assert decision(g).kind == "cards.daylight_start"
+    choose(g, "done")
+    assert decision(g).kind == "marquise.action"
+    assert "use:tax_collector" in keys(g)
+    choose(g, "action:recruit")
+    assert g.woodland.warriors(MARQUISE, 1) == 3
+    assert decision(g).kind == "marquise.action"
+    assert "use:tax_collector" in keys(g)
+    choose(g, "use:tax_collector")
+    assert decision(g).kind == "effect.tax_collector"
+    choose(g, "clearing:5")
+    assert g.woodland.warriors(MARQUISE, 5) == 0 and len(g.players[MARQUISE_SEAT].hand) == 1
+    d = decision(g)
+    assert d.kind == "marquise.action" and "use:tax_collector" not in keys(g)
+    choose(g, "done")
+    assert decision(g).kind != "cards.daylight_end"
+    assert g.players[MARQUISE_SEAT].used == ("tax_collector",)
+
+
+def test_rt7_codebreakers_before_any_decree_card() -> None:
+    """Codebreakers: "Once in Daylight, you may look at another player's hand." The Eyrie may
+    look before each Decree card they resolve: the choice of the next card is asked even with a
+    single card left, and no longer once the effect is used."""
+    g = position(
+        warriors={5: {EYRIE: 2}, 3: {MARQUISE: 1}},
+        buildings={5: ((EYRIE, "roost"),)},
+        hands={MARQUISE: ("anvil",), EYRIE: ()},
+        crafted={EYRIE: ("codebreakers_1",)},
+        current=EYRIE,
+        hold=True,
+    )
+    board_of(g, EYRIE_SEAT).decree = ((), ("loyal_vizier_1",), (), ("loyal_vizier_2",))
+    g.push(EyrieDaylight(EYRIE_SEAT))
+    g.resume()
+    assert decision(g).kind == "eyrie.order"
+    assert keys(g) == ["resolve:bird", "use:codebreakers"]
+    choose(g, "use:codebreakers")
+    # Used: the single Move card is taken without asking, and its move begins (from clearing 5,
+    # the only origin).
+    assert decision(g).kind == "move.destination"
+    assert "codebreakers" in g.players[EYRIE_SEAT].used
+
+
+def test_rt7_an_automatic_birdsong_has_one_window() -> None:
+    """The Marquise's Birdsong places wood without a choice: the window at its start is the only
+    Birdsong window (one at its end would ask the same question again)."""
+    g = base(crafted={MARQUISE: ("royal_claim",)})
+    assert decision(g).kind == "cards.birdsong"
+    choose(g, "done")
+    assert decision(g).kind not in ("cards.birdsong", "cards.birdsong_end")

@@ -217,6 +217,7 @@ def test_decision_scenarios_put_seat_zero_before_each_rare_kind() -> None:
         "remove": "battle.remove",
         "field_hospitals": "marquise.field_hospitals",
         "card_windows": "cards.birdsong",
+        "birdsong_end": "cards.birdsong_end",
         "hand_limit": "hand_limit.discard",
         # The Woodland Alliance's rare decisions (three players).
         "alliance_outrage": "alliance.outrage",

@@ -110,6 +110,7 @@ def _hand_limit_discard(turn: Turn, options: Sequence[Option]) -> Iterable[float
 SCORERS: dict[str, Scorer] = {
     "craft.card": _craft_card,
     "cards.birdsong": _window,
+    "cards.birdsong_end": _window,
     "cards.daylight_start": _window,
     "cards.daylight_end": _window,
     "cards.evening": _window,

@@ -90,6 +90,9 @@ def _eyrie_decree_card(turn: Turn, options: Sequence[Option]) -> Iterable[float]
         if o.value[0] == "done":
             yield 1.2
             continue
+        if o.value[0] == "use":  # a card effect beside the Decree (RT7): left to the windows
+            yield -1000.0
+            continue
         card_id = o.value[1]
         value, _ = best_column(turn, card_id)
         if value <= -TURMOIL:
@@ -126,6 +129,9 @@ def _eyrie_order(turn: Turn, options: Sequence[Option]) -> Iterable[float]:
     decree = remaining_decree(turn)
     column = DECREE_COLUMNS[int(turn.field("column", EYRIE) or 0)]
     for o in options:
+        if o.value[0] == "use":  # a card effect between Decree cards (RT7): left to the windows
+            yield -1000.0
+            continue
         suit = o.value[1]
         value = 0.0 if suit == BIRD else 1.0
         if decree is not None:
