@@ -56,7 +56,11 @@ CORE_RULINGS: dict[str, str] = {
     "RT10": "An attacker with Scouting Party is not affected by ambush cards, so the defender is not "
     "offered one.",
     "RT11": "Each of the two twelve-sided battle dice shows 0, 1, 2 or 3 with equal chance.",
-    "RT12": "VP never go below 0 (a Humiliate with fewer VP than birds in the Decree stops at 0).",
+    "RT12": "VP never go below 0 (a Humiliate with fewer VP than birds in the Decree stops at 0, and "
+    "the points it could not take are not owed). The Law is silent on negative scores: it has "
+    "no rule for them, and the score track it keeps them on starts at the '0' space where "
+    "every marker begins (Law 5.1 step 2), with no space below; seed 003 is silent too. "
+    "Humiliate (Law 7.7.1) is the only way the factions here lose VP.",
     "RT13": "Two ambush cards of the same suit, or two copies of a card, are one option: which copy "
     "is spent changes nothing.",
     "RT14": "Hits beyond the warriors remove buildings and tokens without asking when there is no "

@@ -10,6 +10,7 @@ import pytest
 
 from games.root.cards import CARD_BY_ID, standard_deck
 from games.root.crafting import Craft, payments
+from games.root.eyrie import board_of
 from games.root.maps import AUTUMN, clearings_of_suit
 from games.root.positions import EYRIE, EYRIE_SEAT, MARQUISE, MARQUISE_SEAT, position
 from tests.root.helpers import choose, decision, keys
@@ -183,3 +184,24 @@ def test_every_favor_clears_its_suit_only(suit: str) -> None:
 def test_cards_that_cannot_be_crafted_are_never_offered() -> None:
     g = craft_position({"fox": 3, "rabbit": 3, "mouse": 3}, ("ambush_fox", "ambush_bird_1"))
     assert decision(g).kind != "craft.card" or keys(g) == ["done"]
+
+
+def test_disdain_for_trade_is_ignored_under_the_builder() -> None:
+    """Law 7.2.3 Disdain for Trade: "Whenever the Eyrie craft an item, they ignore the listed
+    victory points and instead score only one victory point." Law 7.8.1 Builder: "Whenever you
+    craft, you ignore your Disdain for Trade special ability." Seed 003 says crafting always
+    scores the Eyrie 1 VP and names no leader; the Law is followed (docs/rulings/root.md).
+    Bake Sale is printed 3 VP."""
+    scored = {}
+    for leader in ("builder", "despot"):
+        g = position(
+            hands={EYRIE: ("bake_sale",), MARQUISE: ()},
+            current=EYRIE,
+            hold=True,
+        )
+        board_of(g, EYRIE_SEAT).leader = leader
+        g.push(Craft(EYRIE_SEAT, {"rabbit": 2}))
+        g.resume()
+        choose(g, "craft:bake_sale")
+        scored[leader] = g.players[EYRIE_SEAT].vp
+    assert scored == {"builder": 3, "despot": 1}
