@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.contract import Option
 from games.root.battle import Battle, battle_clearings
+from games.root.card_effects import phase_effects, use_effect
 from games.root.cards import CARD_BY_ID, STARTING_HAND
 from games.root.crafting import Craft
 from games.root.faction import BIRDSONG, DAYLIGHT, EVENING, Faction, FactionBoard
@@ -457,12 +458,20 @@ class AllianceBirdsong(Step):
         if self.stage == "revolt":
             sites = revolt_sites(g, seat)
             if sites:
-                return (*(clearing_option(c) for c in sites), DONE)
+                return (
+                    *(clearing_option(c) for c in sites),
+                    *phase_effects(g, seat, BIRDSONG),
+                    DONE,
+                )
             self.stage = "spread"
         if self.stage == "spread":
             sites = spread_sites(g, seat)
             if sites:
-                return (*(clearing_option(c) for c in sites), DONE)
+                return (
+                    *(clearing_option(c) for c in sites),
+                    *phase_effects(g, seat, BIRDSONG),
+                    DONE,
+                )
             self.stage = "over"
         if self.stage == "supporter":
             return tuple(card_option(c, "spend") for c in self._payable(g))
@@ -483,6 +492,9 @@ class AllianceBirdsong(Step):
         stage = self.stage
         if value[0] == "done":
             self.stage = "spread" if stage == "revolt" else "over"
+            return
+        if value[0] == "use":  # Royal Claim, Stand and Deliver! between actions (RT7)
+            use_effect(g, seat, value[1])
             return
         if stage in ("revolt", "spread"):
             c = value[1]
@@ -534,13 +546,16 @@ class AllianceDaylight(Step):
         found.extend(card_option(c, "train") for c in train_cards(g, seat))
         if not found:
             return FINISHED
-        return (*found, DONE)
+        # Tax Collector and Codebreakers may be used between actions too (RT7).
+        return (*found, *phase_effects(g, seat, DAYLIGHT), DONE)
 
     def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
         verb = value[0]
         seat = self.seat
         if verb == "done":
             self.stage = "over"
+        elif verb == "use":  # a card effect, not an action (RT7)
+            use_effect(g, seat, value[1])
         elif verb == "mobilize":
             card_id = value[1]
             g.players[seat].hand.remove(card_id)
@@ -676,6 +691,8 @@ class Alliance(Faction):
 
     def phase(self, g: RootState, seat: int, phase: str) -> Step | None:
         if phase == BIRDSONG:
+            if not revolt_sites(g, seat) and not spread_sites(g, seat):
+                return None  # nothing to ask: no step, so no end-of-Birdsong window (RT7)
             return AllianceBirdsong(seat)
         if phase == DAYLIGHT:
             return AllianceDaylight(seat)

@@ -381,12 +381,13 @@ def alliance_position(
     hands: Mapping[str, tuple[str, ...]] | None = None,
     supporters: tuple[str, ...] = (),
     officers: int = 0,
+    crafted: Mapping[str, tuple[str, ...]] | None = None,
     current: str = MARQUISE,
 ) -> RootState:
     """A three-player Autumn game seated as ``seating`` (a comma list) after setup, its woodland
     emptied (ruins kept) and filled as asked, the Alliance's supporters and officers set, hands
-    by faction (others keep what setup dealt); play starts with ``step`` alone in the current
-    faction's turn (the next seat's turn follows it)."""
+    and crafted cards by faction (hands not given keep what setup dealt); play starts with
+    ``step`` alone in the current faction's turn (the next seat's turn follows it)."""
     from games.root.alliance import board_of
     from games.root.woodland import ALLIANCE, SYMPATHY
 
@@ -418,6 +419,10 @@ def alliance_position(
         for card_id in cards:
             _take_anywhere(g, card_id)
         player.hand = list(cards)
+    for faction, cards in (crafted or {}).items():
+        for card_id in cards:
+            _take_anywhere(g, card_id)
+        _player(g, faction).crafted = list(cards)
     g.current = g.seat_of[current]
     check_invariants(g)
     g.begin(step)
@@ -427,8 +432,14 @@ def alliance_position(
 def alliance_scenarios() -> dict[str, RootState]:
     """Three-player positions where seat 0 must answer an Alliance decision rare in random
     games: give a card to the Alliance by Outrage, organize, discard supporters after the last
-    base is lost."""
-    from games.root.alliance import AllianceEvening, DiscardSupporters, Outrage
+    base is lost, card effects beside the Alliance's Birdsong and Daylight choices (RT7)."""
+    from games.root.alliance import (
+        AllianceBirdsong,
+        AllianceDaylight,
+        AllianceEvening,
+        DiscardSupporters,
+        Outrage,
+    )
     from games.root.woodland import ALLIANCE
 
     found: dict[str, RootState] = {}
@@ -466,6 +477,27 @@ def alliance_scenarios() -> dict[str, RootState]:
             "investments",
         ),
         officers=1,
+        current=ALLIANCE,
+    )
+    # The Alliance (seat 0) may spread sympathy, or first use Royal Claim or Stand and Deliver!
+    found["alliance_birdsong_effects"] = alliance_position(
+        "alliance,marquise,eyrie",
+        AllianceBirdsong(0),
+        warriors={2: {ALLIANCE: 1}, 3: {MARQUISE: 2}, 4: {EYRIE: 2}},
+        sympathy=(2,),
+        supporters=("bake_sale", "crossbow_bird"),
+        hands={MARQUISE: ("anvil",), EYRIE: ("sword",)},
+        crafted={ALLIANCE: ("royal_claim", "stand_and_deliver_1")},
+        current=ALLIANCE,
+    )
+    # ... mobilize or train, or first use Tax Collector or Codebreakers.
+    found["alliance_daylight_effects"] = alliance_position(
+        "alliance,marquise,eyrie",
+        AllianceDaylight(0),
+        warriors={2: {ALLIANCE: 2}, 3: {MARQUISE: 2}, 4: {EYRIE: 2}},
+        buildings={2: ((ALLIANCE, "mouse_base"),)},
+        hands={ALLIANCE: ("investments", "bake_sale"), MARQUISE: ("anvil",)},
+        crafted={ALLIANCE: ("tax_collector_1", "codebreakers_1")},
         current=ALLIANCE,
     )
     return found

@@ -743,6 +743,37 @@ def test_a_turn_runs_birdsong_daylight_evening_and_the_view_round_trips() -> Non
     assert g.current != A  # the turn ended
 
 
+def test_rt7_card_effects_beside_the_alliances_birdsong_and_daylight_choices() -> None:
+    g = position(
+        sympathy=(2,),
+        supporters=("bake_sale",),
+        hands={M: ("anvil",), A: ("investments",)},
+        buildings={7: ((ALLIANCE, "mouse_base"),)},
+    )
+    g.players[A].crafted = ["royal_claim", "stand_and_deliver_1", "tax_collector_1"]
+    for card_id in g.players[A].crafted:
+        _take(g, card_id)
+    g.woodland.place_warriors(ALLIANCE, 7, 1)
+    spread(g)
+    assert keys(g)[-3:] == ["use:royal_claim", "use:stand_and_deliver", "done"]
+    events = answer(g, "use:royal_claim")  # rules nothing: 0 VP, but it is used up
+    assert of_kind(events, "effect") and "royal_claim" in g.discard
+    assert keys(g)[-2:] == ["use:stand_and_deliver", "done"]
+    daylight(g)
+    assert keys(g) == ["mobilize:investments", "train:investments", "use:tax_collector", "done"]
+    answer(g, "use:tax_collector")  # one Alliance warrior on the map: taken without asking
+    assert g.woodland.warriors(ALLIANCE, 7) == 0 and len(g.players[A].hand) == 2
+    assert "tax_collector" in g.players[A].used and decision(g).kind == "alliance.daylight"
+    assert not any(k.startswith("use:") for k in keys(g))
+
+
+def test_rt7_an_alliance_birdsong_with_nothing_to_do_asks_nothing() -> None:
+    g = position(supporters=(), hands={A: ("anvil",)})
+    assert g.rules(A).phase(g, A, "birdsong") is None
+    g = position(supporters=("anvil",))
+    assert isinstance(g.rules(A).phase(g, A, "birdsong"), AllianceBirdsong)
+
+
 def test_ra13_determinize_deals_the_supporters_again_for_other_seats_only() -> None:
     g = position(
         warriors={5: {ALLIANCE: 1}, 2: {MARQUISE: 1}},

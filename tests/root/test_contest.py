@@ -223,6 +223,8 @@ def test_decision_scenarios_put_seat_zero_before_each_rare_kind() -> None:
         "alliance_outrage": "alliance.outrage",
         "alliance_organize": "alliance.organize",
         "alliance_discard": "alliance.discard",
+        "alliance_birdsong_effects": "alliance.spread",
+        "alliance_daylight_effects": "alliance.daylight",
         # Dominance (three players): activate, or take an available card (RT17).
         "dominance_activate": "cards.daylight_start",
         "dominance_take": "cards.daylight_start",

@@ -103,15 +103,27 @@ def spread_value(turn: Turn, c: int) -> float:
     return value
 
 
+#: A card effect offered beside an action (RT7) is left to the card windows.
+LEFT_TO_WINDOWS = -1000.0
+
+
 def _revolt(turn: Turn, options: Sequence[Option]) -> Iterable[float]:
     for o in options:
-        yield 0.0 if o.value[0] == "done" else revolt_value(turn, o.value[1])
+        verb = o.value[0]
+        if verb == "use":
+            yield LEFT_TO_WINDOWS
+        else:
+            yield 0.0 if verb == "done" else revolt_value(turn, o.value[1])
 
 
 def _spread(turn: Turn, options: Sequence[Option]) -> Iterable[float]:
     for o in options:
-        # Spreading is what scores: any place beats keeping the supporters idle.
-        yield -2.0 if o.value[0] == "done" else spread_value(turn, o.value[1])
+        verb = o.value[0]
+        if verb == "use":
+            yield LEFT_TO_WINDOWS
+        else:
+            # Spreading is what scores: any place beats keeping the supporters idle.
+            yield -2.0 if verb == "done" else spread_value(turn, o.value[1])
 
 
 def supporter_value(turn: Turn, card_id: str) -> float:
@@ -151,6 +163,8 @@ def _daylight(turn: Turn, options: Sequence[Option]) -> Iterable[float]:
         verb = o.value[0]
         if verb == "done":
             yield 0.0
+        elif verb == "use":
+            yield LEFT_TO_WINDOWS
         elif verb == "train":
             wanted = OFFICERS_WANTED - officers(turn)
             yield (3.0 if wanted > 0 else 0.3) - 0.5 * card_value(turn, o.value[1])
