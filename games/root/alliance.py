@@ -108,6 +108,11 @@ ALLIANCE_RULINGS: dict[str, str] = {
     "card to its hand or a crafting piece (the card windows come before and after it, RT7), so "
     "crafting first reaches every outcome another order does, and a bot is never asked to "
     "craft twice.",
+    "RA15": "RT7's effects usable at any point of a phase are offered beside the Alliance's "
+    "Revolt and Spread Sympathy choices in Birdsong (Royal Claim, Stand and Deliver!) and "
+    "beside Mobilize and Train in Daylight (Tax Collector, Codebreakers), never while paying "
+    "supporters (inside an action); an Alliance Birdsong with neither a Revolt nor a Spread to "
+    "take asks nothing, so no end-of-Birdsong window opens after it.",
 }
 
 BASES: tuple[str, ...] = (FOX_BASE, RABBIT_BASE, MOUSE_BASE)
@@ -434,8 +439,8 @@ def outrage(g: RootState, alliance: int, other: int, c: int) -> None:
 
 
 class AllianceBirdsong(Step):
-    """Revolts, then Spread Sympathy, each any number of times; ``supporter`` pays for the one
-    chosen (``action`` in ``clearing``: ``need`` cards still to spend, each after the card-id
+    """Revolts, then Spread Sympathy, each any number of times, card effects beside them
+    (RA15); ``supporter`` pays for the one chosen (``action`` in ``clearing``: ``need`` cards still to spend, each after the card-id
     ``after``, RA2)."""
 
     __slots__ = ("action", "after", "clearing", "need")

@@ -743,7 +743,7 @@ def test_a_turn_runs_birdsong_daylight_evening_and_the_view_round_trips() -> Non
     assert g.current != A  # the turn ended
 
 
-def test_rt7_card_effects_beside_the_alliances_birdsong_and_daylight_choices() -> None:
+def test_ra15_card_effects_beside_the_alliances_birdsong_and_daylight_choices() -> None:
     g = position(
         sympathy=(2,),
         supporters=("bake_sale",),
@@ -767,7 +767,7 @@ def test_rt7_card_effects_beside_the_alliances_birdsong_and_daylight_choices() -
     assert not any(k.startswith("use:") for k in keys(g))
 
 
-def test_rt7_an_alliance_birdsong_with_nothing_to_do_asks_nothing() -> None:
+def test_ra15_an_alliance_birdsong_with_nothing_to_do_asks_nothing() -> None:
     g = position(supporters=(), hands={A: ("anvil",)})
     assert g.rules(A).phase(g, A, "birdsong") is None
     g = position(supporters=("anvil",))
