@@ -173,8 +173,11 @@ def _daylight(turn: Turn, options: Sequence[Option]) -> Iterable[float]:
             if CARD_BY_ID[card_id].kind == AMBUSH:
                 yield -1.0
                 continue
-            room = 1.0 if based or stack < SUPPORTERS_LIMIT_WITHOUT_BASE - 1 else 0.3
-            yield room + 0.3 * (_suit(card_id) == BIRD) - 0.6 * card_value(turn, card_id)
+            # Supporters are the Alliance's economy: a card it cannot craft now is mostly worth
+            # what it will pay for as a supporter.
+            room = 1.2 if based or stack < SUPPORTERS_LIMIT_WITHOUT_BASE - 1 else 0.2
+            keep = 0.35 * card_value(turn, card_id)
+            yield room + 0.5 * supporter_value(turn, card_id) - keep
 
 
 # -- Evening -----------------------------------------------------------------------------------
