@@ -904,7 +904,7 @@ def test_alliance_views_and_options_round_trip_on_the_wire(board: str) -> None:
     from kassen.wire.root import ViewEncoder, view_to_proto
 
     kinds: set[str] = set()
-    for seed in range(2):
+    for seed in (1,):  # tests/root/test_wire.py plays more three-player games, fewer views
         g = GAME.new(GameConfig(3, board), seed)
         encoders = [ViewEncoder() for _ in range(3)]
         rng = random.Random(seed)
