@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.contract import Option
 from games.root.battle import Battle, battle_clearings
-from games.root.card_effects import phase_effects, use_effect
+from games.root.card_effects import EFFECT_VERBS, phase_effects, use_effect, use_option
 from games.root.cards import CARD_BY_ID, STARTING_HAND
 from games.root.crafting import Craft
 from games.root.faction import BIRDSONG, DAYLIGHT, EVENING, Faction, FactionBoard
@@ -559,8 +559,8 @@ class AllianceDaylight(Step):
         seat = self.seat
         if verb == "done":
             self.stage = "over"
-        elif verb == "use":  # a card effect, not an action (RT7)
-            use_effect(g, seat, value[1])
+        elif verb in EFFECT_VERBS:  # a card effect or dominance, not an action (RT7, RT17)
+            use_option(g, seat, value)
         elif verb == "mobilize":
             card_id = value[1]
             g.players[seat].hand.remove(card_id)

@@ -11,7 +11,8 @@ in Daylight") are offered at its start, at every action choice of the faction's 
 - end of Daylight: a window for Tax Collector and Codebreakers if not used yet this turn;
 - start of Evening: a window for Cobbler.
 
-Both Daylight windows also offer activating and taking dominance cards (``dominance``, RT17).
+Both Daylight windows, and every Daylight action choice (``phase_effects``), also offer
+activating and taking dominance cards (``dominance``, RT17).
 Each effect is used at most once per turn (Royal Claim is discarded when used).
 """
 
@@ -82,10 +83,27 @@ def usable(g: RootState, seat: int, effect: str) -> bool:
 
 def phase_effects(g: RootState, seat: int, phase: str) -> list[Option]:
     """``use:`` options of the effects ``seat`` may use now at any point of ``phase`` (RT7),
-    for a faction's action choices to offer beside its actions; ``use_effect`` applies one."""
-    if not g.players[seat].crafted:
-        return []
-    return [_USE[e] for e in ANYTIME[phase] if usable(g, seat, e)]
+    and in Daylight the dominance options (``activate:``, ``take:``, RT17), for a faction's
+    action choices to offer beside its actions; ``use_option`` applies one."""
+    found = []
+    if g.players[seat].crafted:
+        found = [_USE[e] for e in ANYTIME[phase] if usable(g, seat, e)]
+    if phase == DAYLIGHT and dominance.offered(g, seat):
+        found += dominance.options(g, seat)
+    return found
+
+
+#: The verbs of the options ``phase_effects`` offers (a faction's ``choose`` hands them to
+#: ``use_option``).
+EFFECT_VERBS: frozenset[str] = frozenset({"use", *dominance.VERBS})
+
+
+def use_option(g: RootState, seat: int, value: tuple[Any, ...]) -> None:
+    """Apply an option of ``phase_effects``: a card effect or a dominance option."""
+    if value[0] in dominance.VERBS:
+        dominance.choose(g, seat, value)
+    else:
+        use_effect(g, seat, value[1])
 
 
 def use_effect(g: RootState, seat: int, effect: str) -> None:

@@ -21,8 +21,9 @@ Seed 003 (【圧倒カード】) says the same. Two-player games leave the four 
 the player count, only at where the cards are.
 
 Where (rulings in ``rulings.py``): the two Daylight card windows of every turn (start and end
-of Daylight, ``card_effects``) offer ``activate:<card>`` and ``take:<card>:<spent>``; the victory
-check runs first thing in Birdsong (``turn.Turn``).
+of Daylight, ``card_effects``) and every Daylight action choice of a faction
+(``card_effects.phase_effects``) offer ``activate:<card>`` and ``take:<card>:<spent>`` (RT17);
+the victory check runs first thing in Birdsong (``turn.Turn``, RT18).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.contract import Option
 from games.root.battle import Battle, battle_clearings
-from games.root.card_effects import phase_effects, use_effect
+from games.root.card_effects import EFFECT_VERBS, phase_effects, use_effect, use_option
 from games.root.cards import CARD_BY_ID, Card
 from games.root.crafting import Craft
 from games.root.faction import BIRDSONG, DAYLIGHT, EVENING, Faction, FactionBoard
@@ -429,8 +429,8 @@ class EyrieDaylight(Step):
 
     def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
         stage = self.stage
-        if stage == "order" and value[0] == "use":
-            use_effect(g, self.seat, value[1])
+        if stage == "order" and value[0] in EFFECT_VERBS:  # RT7, RT17
+            use_option(g, self.seat, value)
         elif stage == "order":
             self._take(g, value[1])
         elif stage == "recruit":

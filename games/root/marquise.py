@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.contract import Option
 from games.root.battle import Battle, battle_clearings
-from games.root.card_effects import phase_effects, use_effect
+from games.root.card_effects import EFFECT_VERBS, phase_effects, use_option
 from games.root.cards import CARD_BY_ID
 from games.root.crafting import Craft
 from games.root.faction import BIRDSONG, DAYLIGHT, EVENING, Faction, FactionBoard
@@ -569,8 +569,8 @@ class Daylight(Step):
             g.spend(seat, value[1], "hawks_for_hire")
             self.actions += 1
             return
-        if verb == "use":  # a card effect, not an action (RT7)
-            use_effect(g, seat, value[1])
+        if verb in EFFECT_VERBS:  # a card effect or dominance, not an action (RT7, RT17)
+            use_option(g, seat, value)
             return
         action = value[1]
         self.actions -= 1

@@ -77,9 +77,10 @@ CORE_RULINGS: dict[str, str] = {
     "three-player game stopped by the decision limit (RT4) is ranked the same way, with no "
     "winner.",
     "RT17": "Dominance cards are activated and taken ('during your Daylight', Law 3.3.1 and 3.3.4) "
-    "in the two Daylight card windows of every turn, at the start and at the end of "
-    "Daylight (RT7), which open for them whatever the faction; a window may take several "
-    "cards, and a card taken may be activated in the same window.",
+    "wherever RT7 offers the 'once in Daylight' effects, whatever the faction: in the card "
+    "windows at the start and at the end of Daylight and beside each Daylight action choice "
+    "(Marquise actions, Eyrie Decree cards, Alliance Mobilize and Train), never inside an "
+    "action; several cards may be taken, and a card taken may be activated at once.",
     "RT18": "The dominance victory is checked first thing at the start of the seat's Birdsong, "
     "before Better Burrow Bank and the Birdsong card window (the player taking the turn "
     "orders start-of-Birdsong effects, and winning at once makes the others moot).",

@@ -92,6 +92,38 @@ def test_rt17_every_faction_gets_the_window() -> None:
         assert "activate:dominance_mouse" in keys(g)
 
 
+def test_rt17_dominance_is_offered_beside_each_daylight_action_choice() -> None:
+    """Marquise actions, Eyrie Decree cards, Alliance Mobilize/Train (as RT7's card effects)."""
+    g = position(
+        warriors={1: {MARQUISE: 3}, 5: {MARQUISE: 1}},
+        hands={MARQUISE: ("anvil", "sword")},
+        vp={MARQUISE: 12},
+        available=("dominance_fox",),
+    )
+    assert decision(g).kind == "cards.daylight_start"
+    choose(g, "done")  # not at the start of Daylight: it is offered again beside the actions
+    assert decision(g).kind == "marquise.action"
+    assert "take:dominance_fox:anvil" in keys(g) and "action:march" in keys(g)
+    choose(g, "take:dominance_fox:anvil")
+    assert decision(g).kind == "marquise.action"  # no action spent
+    assert "activate:dominance_fox" in keys(g)
+    choose(g, "activate:dominance_fox")
+    assert g.players[MARQUISE_SEAT].dominance == "dominance_fox"
+    assert decision(g).kind == "marquise.action"
+    for faction, kind in ((EYRIE, "eyrie.order"), (ALLIANCE, "alliance.daylight")):
+        g = position(
+            warriors={1: {MARQUISE: 2}, 3: {EYRIE: 3}, 6: {ALLIANCE: 1}},
+            hands={faction: ("sword", "investments", "mouse_in_a_sack", "crossbow_mouse")},
+            available=("dominance_mouse",),
+            current=faction,
+        )
+        while decision(g).kind != kind:
+            d = decision(g)
+            answers = [o.key for o in d.options if "dominance" not in o.key and o.key != "done"]
+            choose(g, "done" if d.kind.startswith("cards.") or not answers else answers[0])
+        assert any(k.startswith("take:dominance_mouse:") for k in keys(g)), keys(g)
+
+
 def test_rt19_an_activated_card_leaves_the_hand_and_ends_scoring() -> None:
     g = position(
         warriors={1: {MARQUISE: 2}},

@@ -31,11 +31,23 @@ OVERRIDES: dict[tuple[str, str], Scorer] = {
 }
 
 
+#: Dominance options (RT17) beside a faction's actions are left to the Daylight card windows
+#: (whose scorer never takes them either: the greedy plays for VP).
+_DOMINANCE_VERBS = frozenset({"activate", "take"})
+_LEFT_TO_WINDOWS = -1000.0
+
+
 def scores(turn: Turn, kind: str, options: Sequence[Option]) -> list[float]:
     """One score per option (all 0.0 for a kind without rules)."""
     scorer = OVERRIDES.get((turn.me, kind)) or SCORERS.get(kind)
     if scorer is None:
         return [0.0] * len(options)
+    if not kind.startswith("cards.") and any(o.value[0] in _DOMINANCE_VERBS for o in options):
+        rest = iter(
+            float(v)
+            for v in scorer(turn, [o for o in options if o.value[0] not in _DOMINANCE_VERBS])
+        )
+        return [_LEFT_TO_WINDOWS if o.value[0] in _DOMINANCE_VERBS else next(rest) for o in options]
     return [float(v) for v in scorer(turn, options)]
 
 
