@@ -45,8 +45,6 @@ from games.root.woodland import Woodland
 
 VICTORY_VP = 30
 MAPS: tuple[str, ...] = ("autumn", "winter")
-#: Games in a contest: seed 003's two-player rule (RT1); options["games"] may ask for 1.
-DEFAULT_GAMES = 2
 #: Deals ``RootState.redeal`` tries for one that fits the seat's view (most fit at once).
 DEAL_TRIES = 10_000
 
