@@ -1,7 +1,7 @@
 """Every point where seed 003 and the Law of Root are silent or were read one way, decided once.
 
 Shared rulings are RT*, the Marquise's RM* (``marquise.py``), the Eyrie's RE* (``eyrie.py``) and
-the Woodland Alliance's RA* (``alliance.py``).
+the Woodland Alliance's RA* (``alliance.py``), the Vagabond's RV* (``vagabond.py``).
 Each is named by a test (``tests/root/``), and ``docs/rulings/root.md`` lists them for people (a
 test keeps the two in step). Data choices about maps, cards and tracks are in the docs too.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 from games.root.alliance import ALLIANCE_RULINGS
 from games.root.eyrie import EYRIE_RULINGS
 from games.root.marquise import MARQUISE_RULINGS
+from games.root.vagabond import VAGABOND_RULINGS
 
 CORE_RULINGS: dict[str, str] = {
     "RT1": "A two-player contest is two games whose VP are totalled (seed 003: 2回戦行い、合計得点で"
@@ -99,6 +100,7 @@ RULINGS: dict[str, str] = {
     **MARQUISE_RULINGS,
     **EYRIE_RULINGS,
     **ALLIANCE_RULINGS,
+    **VAGABOND_RULINGS,
 }
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from games.root.rulings import RULINGS, ruling
 
-_ID = re.compile(r"(?<![a-z0-9])(r[tmea]\d+)(?![0-9])")
+_ID = re.compile(r"(?<![a-z0-9])(r[tmeav]\d+)(?![0-9])")
 
 
 def _rulings_named_by_tests() -> set[str]:
@@ -34,7 +34,7 @@ def test_rulings_doc_matches_code() -> None:
 
 
 def test_ruling_ids_are_unique_per_family_and_numbered_from_one() -> None:
-    for prefix in ("RT", "RM", "RE", "RA"):
+    for prefix in ("RT", "RM", "RE", "RA", "RV"):
         numbers = sorted(int(r[2:]) for r in RULINGS if r.startswith(prefix))
         assert numbers == list(range(1, len(numbers) + 1)), prefix
     assert ruling("RT1").startswith("A two-player contest")

@@ -1,0 +1,518 @@
+"""The Vagabond (Law 9): the faction board, characters, quests, ruins and relationships.
+
+Part 3, first step: the Vagabond's state and setup, and the pure rules the turn will use
+(refresh, draws, item capacity, battle caps, relationship steps, infamy limits). The faction is
+not registered in ``factions.FACTION_RULES`` until its whole turn plays; ``Vagabond.phase``
+says so until then.
+
+State lives on ``VagabondBoard``:
+
+- ``items``: every item the Vagabond owns, each ``(item, exhausted, damaged)`` (the Satchel and
+  the tea/coin/bag tracks are one list: an item on a track is still an item that can be
+  exhausted or damaged; an undamaged one counts for its track, Law 9.2.5);
+- ``character``, the quest deck and the three face-up quests, the quests completed;
+- ``ruins``: the ruin item under each ruin (Law 9.3.4; only a game with a Vagabond places them,
+  and only the Vagabond explores, so they are kept here; RV2);
+- ``relations``: the relationship of each other faction (``HOSTILE``, ``INDIFFERENT`` and the
+  two spaces after it, ``ALLIED``) and the aids given to each this turn.
+
+Rulings: ``VAGABOND_RULINGS`` (where seed 003 and the Law differ, the Law is followed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from games.contract import Option
+from games.rng import shuffle
+from games.root.faction import Faction, FactionBoard
+from games.root.items import (
+    BAG,
+    BOOT,
+    COIN,
+    CROSSBOW,
+    HAMMER,
+    RUIN_ITEMS,
+    SWORD,
+    TEA,
+    TORCH,
+)
+from games.root.maps import CLEARING_IDS
+from games.root.steps import FINISHED, Options, Step
+from games.root.suits import FOX, MOUSE, RABBIT
+from games.root.woodland import VAGABOND
+
+if TYPE_CHECKING:
+    from games.root.cards import Card
+    from games.root.state import RootState
+
+VAGABOND_RULINGS: dict[str, str] = {
+    "RV1": "The Vagabond's starting items (Law 9.3.5, the character card) and ruin items (Law "
+    "9.3.4) are his own tiles, not taken from the shared item supply; the supply (Law 5.1 step "
+    "5) is only for crafting. Tea, coins and bags go on their tracks (3 spaces each); an item "
+    "on a track is still his item: it can be exhausted and damaged, and only an undamaged one "
+    "counts for its track (refresh 3 + 2 per tea, Evening draw 1 + 1 per coin, capacity 6 + 2 "
+    "per bag; a fourth item of a kind counts for nothing).",
+    "RV2": "Ruin items are placed only in a game with a Vagabond (Law 9.3.4, his setup step): "
+    "one under each ruin, shuffled with the seed's random stream in ascending clearing order; "
+    "they are kept on the Vagabond's board, as only the Vagabond explores.",
+    "RV3": "Item capacity (Law 9.2.5.3): 6 + 2 per undamaged bag on the track, counting every "
+    "item he owns, damaged and exhausted ones included and tea/coins/bags too (the Law counts "
+    "'items in his Satchel and Damaged box'; seed 003's summary says the Satchel only: the Law "
+    "is followed). Items over capacity at the end of Evening are removed from the game, the "
+    "Vagabond choosing which (decision vagabond.capacity).",
+    "RV4": "Relationships (Law 9.2.9): every other faction starts Indifferent. Aiding a "
+    "non-Hostile faction counts toward the next space: 1 aid in one turn to the first space (+1 "
+    "VP), 2 more to the second (+2 VP), 3 more to Allied (+2 VP); aids to an Allied faction "
+    "score 2 VP each. Aid needs only a piece of the receiver in his clearing and a card (Law "
+    "9.5.5; seed 003 asks for warriors: the Law is followed). Removing a warrior of a "
+    "non-Hostile faction makes it Hostile (the marker leaves the track; aid can never "
+    "improve it again).",
+    "RV5": "Infamy (Law 9.2.9.2): +1 VP per piece of a Hostile faction he removes in battle on "
+    "his own turn, not for the warrior whose removal made that faction Hostile (in that battle "
+    "hostility comes after the hit), and never by Strike, as a defender or out of battle (seed "
+    "003 gives VP for any removal: the Law is followed).",
+    "RV6": "The pawn is not a warrior (Law 9.2.2): it cannot be removed and rules nothing; a "
+    "Vagabond move never triggers the Alliance's Outrage (Law 8.2.6 speaks of warriors moving "
+    "in). An effect that removes every enemy piece in his clearing (a revolt) damages three of "
+    "his undamaged items instead, the Vagabond choosing which (all of them if he has three or "
+    "fewer); seed 003 says nothing of it.",
+    "RV7": "Resting (Law 9.6.1): in Evening, if the pawn is in a forest, he repairs every "
+    "damaged item (seed 003 lets him rest anywhere: the Law is followed).",
+}
+
+#: Relationship values: Hostile, Indifferent, the two spaces after it, Allied.
+HOSTILE, INDIFFERENT, ALLIED = -1, 0, 3
+#: (aids needed in one turn, VP) to move from space i to i + 1 (Law 9.2.9, digest 4.4).
+RELATION_STEPS: tuple[tuple[int, int], ...] = ((1, 1), (2, 2), (3, 2))
+#: VP for each aid to an Allied faction.
+ALLIED_AID_VP = 2
+TRACK_ITEMS: tuple[str, ...] = (TEA, COIN, BAG)
+TRACK_SPACES = 3
+BASE_REFRESH, REFRESH_PER_TEA = 3, 2
+BASE_DRAW = 1
+BASE_CAPACITY, CAPACITY_PER_BAG = 6, 2
+FACE_UP_QUESTS = 3
+
+
+@dataclass(frozen=True)
+class Character:
+    id: str
+    name: str
+    items: tuple[str, ...]
+    special: str
+
+
+THIEF, TINKER, RANGER = "thief", "tinker", "ranger"
+STEAL, DAY_LABOR, HIDEOUT = "steal", "day_labor", "hideout"
+CHARACTERS: dict[str, Character] = {
+    THIEF: Character(THIEF, "Thief", (BOOT, TORCH, TEA, SWORD), STEAL),
+    TINKER: Character(TINKER, "Tinker", (BOOT, TORCH, BAG, HAMMER), DAY_LABOR),
+    RANGER: Character(RANGER, "Ranger", (BOOT, TORCH, CROSSBOW, SWORD), HIDEOUT),
+}
+
+
+@dataclass(frozen=True)
+class Quest:
+    id: str
+    name: str
+    suit: str
+    items: tuple[str, str]
+
+
+def _quests() -> tuple[Quest, ...]:
+    table: tuple[tuple[str, tuple[tuple[str, tuple[str, str]], ...]], ...] = (
+        (
+            FOX,
+            (
+                ("Fundraising", (TEA, COIN)),
+                ("Errand", (TEA, BOOT)),
+                ("Logistics Help", (BOOT, BAG)),
+                ("Repair a Shed", (TORCH, HAMMER)),
+                ("Give a Speech", (TORCH, TEA)),
+            ),
+        ),
+        (
+            RABBIT,
+            (
+                ("Guard Duty", (TORCH, SWORD)),
+                ("Errand", (TEA, BOOT)),
+                ("Give a Speech", (TORCH, TEA)),
+                ("Fend off a Bear", (TORCH, CROSSBOW)),
+                ("Expel Bandits", (SWORD, SWORD)),
+            ),
+        ),
+        (
+            MOUSE,
+            (
+                ("Expel Bandits", (SWORD, SWORD)),
+                ("Guard Duty", (TORCH, SWORD)),
+                ("Fend off a Bear", (TORCH, CROSSBOW)),
+                ("Escort", (BOOT, BOOT)),
+                ("Logistics Help", (BOOT, BAG)),
+            ),
+        ),
+    )
+    return tuple(
+        Quest(f"{suit}_{name.lower().replace(' ', '_')}", name, suit, items)
+        for suit, quests in table
+        for name, items in quests
+    )
+
+
+#: The 15 quest cards (digest 3.2), ids ``<suit>_<name>``.
+QUESTS: tuple[Quest, ...] = _quests()
+QUEST_BY_ID: dict[str, Quest] = {q.id: q for q in QUESTS}
+
+#: One owned item: (item, exhausted, damaged).
+Item = tuple[str, bool, bool]
+
+
+class VagabondBoard(FactionBoard):
+    """Character, items, quests, ruin items and relationships of the Vagabond."""
+
+    __slots__ = (
+        "aids",
+        "character",
+        "completed",
+        "items",
+        "quest_deck",
+        "quests",
+        "relations",
+        "ruins",
+    )
+
+    def __init__(self) -> None:
+        self.character = ""
+        self.items: list[Item] = []
+        self.quest_deck: list[str] = []
+        self.quests: list[str] = []
+        self.completed: list[str] = []
+        self.ruins: dict[int, str] = {}
+        self.relations: dict[str, int] = {}
+        #: Aids given to each faction this turn (reset at the start of his turn).
+        self.aids: dict[str, int] = {}
+
+    def copy(self) -> VagabondBoard:
+        new = VagabondBoard.__new__(VagabondBoard)
+        new.character = self.character
+        new.items = list(self.items)
+        new.quest_deck = list(self.quest_deck)
+        new.quests = list(self.quests)
+        new.completed = list(self.completed)
+        new.ruins = dict(self.ruins)
+        new.relations = dict(self.relations)
+        new.aids = dict(self.aids)
+        return new
+
+    def canonical(self) -> tuple[Any, ...]:
+        return (
+            self.character,
+            tuple(sorted(self.items)),
+            tuple(self.quest_deck),
+            tuple(self.quests),
+            tuple(self.completed),
+            tuple(sorted(self.ruins.items())),
+            tuple(sorted(self.relations.items())),
+            tuple(sorted(self.aids.items())),
+        )
+
+    def public(self) -> dict[str, Any]:
+        """Everything but the quest deck's order and the ruin items (face down under ruins)."""
+        return {
+            "character": self.character,
+            "items": tuple(sorted(self.items)),
+            "quests": tuple(self.quests),
+            "completed": tuple(self.completed),
+            "quest_deck": len(self.quest_deck),
+            "ruins": tuple(sorted(self.ruins)),
+            "relations": tuple(sorted(self.relations.items())),
+            "aids": tuple(sorted(self.aids.items())),
+        }
+
+    @classmethod
+    def from_public(cls, values: dict[str, Any]) -> VagabondBoard:
+        board = cls()
+        board.character = str(values["character"])
+        board.items = [(str(i), bool(e), bool(d)) for i, e, d in values["items"]]
+        board.quests = [str(q) for q in values["quests"]]
+        board.completed = [str(q) for q in values["completed"]]
+        seen = set(board.quests) | set(board.completed)
+        board.quest_deck = [q.id for q in QUESTS if q.id not in seen][: int(values["quest_deck"])]
+        # The ruin items are face down: placeholders, in the box's order (RV2).
+        board.ruins = dict(zip((int(c) for c in values["ruins"]), RUIN_ITEMS, strict=False))
+        board.relations = {str(f): int(v) for f, v in values["relations"]}
+        board.aids = {str(f): int(v) for f, v in values["aids"]}
+        return board
+
+    # -- counting ------------------------------------------------------------------------------
+
+    def count(self, item: str, *, ready: bool = False, undamaged: bool = True) -> int:
+        """Items of a kind: undamaged ones (and only ready ones if ``ready``)."""
+        return sum(
+            1
+            for i, exhausted, damaged in self.items
+            if i == item and not (undamaged and damaged) and not (ready and exhausted)
+        )
+
+    def on_track(self, item: str) -> int:
+        """Undamaged items of a track kind that count for its track (at most 3)."""
+        return min(TRACK_SPACES, self.count(item))
+
+    def refresh_count(self) -> int:
+        """Items refreshed in Birdsong: 3 + 2 per tea on the track (Law 9.4.1)."""
+        return BASE_REFRESH + REFRESH_PER_TEA * self.on_track(TEA)
+
+    def evening_draw(self) -> int:
+        """Cards drawn in Evening: 1 + 1 per coin on the track (Law 9.6.2)."""
+        return BASE_DRAW + self.on_track(COIN)
+
+    def capacity(self) -> int:
+        """Item capacity: 6 + 2 per bag on the track (Law 9.2.5.3, RV3)."""
+        return BASE_CAPACITY + CAPACITY_PER_BAG * self.on_track(BAG)
+
+    def over_capacity(self) -> int:
+        """Items over capacity (every item counts, RV3)."""
+        return max(0, len(self.items) - self.capacity())
+
+    def max_hits(self) -> int:
+        """Rolled hits are capped by undamaged swords (Law 9.2.8.1)."""
+        return self.count(SWORD)
+
+    def ready(self, item: str) -> bool:
+        return self.count(item, ready=True) > 0
+
+    # -- changing items -----------------------------------------------------------------------
+
+    def gain(self, item: str) -> None:
+        self.items.append((item, False, False))
+
+    def _replace(self, old: Item, new: Item) -> None:
+        self.items[self.items.index(old)] = new
+
+    def exhaust(self, item: str) -> None:
+        """Exhaust a ready undamaged ``item``; ValueError if there is none."""
+        self._replace((item, False, False), (item, True, False))
+
+    def damage(self, item: str) -> None:
+        """Damage an undamaged ``item`` (an exhausted one first: its state stays, Law 9.2.6)."""
+        for state in ((item, True, False), (item, False, False)):
+            if state in self.items:
+                self._replace(state, (item, state[1], True))
+                return
+        raise ValueError(f"no undamaged {item}")
+
+    def repair(self, item: str) -> None:
+        """Repair a damaged ``item`` (it keeps its exhausted side)."""
+        for state in ((item, True, True), (item, False, True)):
+            if state in self.items:
+                self._replace(state, (item, state[1], False))
+                return
+        raise ValueError(f"no damaged {item}")
+
+    def refresh(self, item: str) -> None:
+        """Refresh an exhausted ``item`` (damaged ones too, Law 9.2.6)."""
+        for state in ((item, True, False), (item, True, True)):
+            if state in self.items:
+                self._replace(state, (item, False, state[2]))
+                return
+        raise ValueError(f"no exhausted {item}")
+
+    def refresh_up_to(self, n: int) -> int:
+        """Birdsong refresh with no choice to make: undamaged items first (they can be used),
+        then damaged ones; returns how many were refreshed."""
+        done = 0
+        for damaged in (False, True):
+            for i, (item, exhausted, dmg) in enumerate(self.items):
+                if done == n:
+                    return done
+                if exhausted and dmg == damaged:
+                    self.items[i] = (item, False, dmg)
+                    done += 1
+        return done
+
+    def repair_all(self) -> None:
+        self.items = [(i, e, False) for i, e, _ in self.items]
+
+    def remove(self, item: str) -> None:
+        """Remove one ``item`` from the game (damaged ones first)."""
+        for state in sorted((s for s in self.items if s[0] == item), key=lambda s: not s[2]):
+            self.items.remove(state)
+            return
+        raise ValueError(f"no {item}")
+
+    # -- relationships -------------------------------------------------------------------------
+
+    def aid(self, faction: str) -> tuple[int, bool]:
+        """Record one aid to ``faction``: (VP it scores, whether the marker moved) (RV4)."""
+        level = self.relations.get(faction, INDIFFERENT)
+        if level == ALLIED:
+            return ALLIED_AID_VP, False
+        self.aids[faction] = self.aids.get(faction, 0) + 1
+        if level == HOSTILE:
+            return 0, False
+        needed, vp = RELATION_STEPS[level]
+        if self.aids[faction] < needed:
+            return 0, False
+        self.relations[faction] = level + 1
+        self.aids[faction] = 0
+        return vp, True
+
+    def hostile(self, faction: str) -> bool:
+        return self.relations.get(faction, INDIFFERENT) == HOSTILE
+
+    def make_hostile(self, faction: str) -> bool:
+        """Mark ``faction`` Hostile; whether it was not already."""
+        if self.hostile(faction):
+            return False
+        self.relations[faction] = HOSTILE
+        return True
+
+
+def board_of(g: RootState, seat: int) -> VagabondBoard:
+    board = g.players[seat].board
+    assert isinstance(board, VagabondBoard)
+    return board
+
+
+def infamy(board: VagabondBoard, faction: str, *, in_battle: bool, own_turn: bool) -> int:
+    """VP for removing one piece of ``faction`` (Law 9.2.9.2, RV5): 1 if it was already
+    Hostile, in battle, on his turn. Call it before ``warrior_removed`` makes it Hostile."""
+    return 1 if in_battle and own_turn and board.hostile(faction) else 0
+
+
+def warrior_removed(board: VagabondBoard, faction: str, *, infamy_allowed: bool) -> int:
+    """The Vagabond removed a warrior of ``faction``: infamy VP for it (if already Hostile and
+    ``infamy_allowed``), then the faction is Hostile (RV4, RV5)."""
+    vp = 1 if infamy_allowed and board.hostile(faction) else 0
+    board.make_hostile(faction)
+    return vp
+
+
+def revolt_damage(board: VagabondBoard, chosen: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """A revolt in his clearing damages three undamaged items (RV6): ``chosen`` first, then
+    the rest in item order; returns the items damaged."""
+    damaged: list[str] = []
+    for item in (*chosen, *sorted(i for i, _, d in board.items if not d)):
+        if len(damaged) == 3:
+            break
+        if board.count(item) > 0:
+            board.damage(item)
+            damaged.append(item)
+    return tuple(damaged)
+
+
+def capacity_after_evening(board: VagabondBoard) -> int:
+    """Items he must remove at the end of Evening."""
+    return board.over_capacity()
+
+
+def quest_options(board: VagabondBoard, suit: str) -> tuple[str, ...]:
+    """Face-up quests of ``suit`` whose two items are ready and undamaged."""
+    found = []
+    for qid in board.quests:
+        quest = QUEST_BY_ID[qid]
+        if quest.suit != suit:
+            continue
+        a, b = quest.items
+        need = 2 if a == b else 1
+        if board.count(a, ready=True) >= need and board.count(b, ready=True) >= 1:
+            found.append(qid)
+    return tuple(found)
+
+
+def complete_quest(board: VagabondBoard, qid: str) -> int:
+    """Exhaust a quest's items, move it to the completed quests and draw a new one face up;
+    returns the completed quests of its suit (the VP of the VP choice)."""
+    quest = QUEST_BY_ID[qid]
+    for item in quest.items:
+        board.exhaust(item)
+    board.quests.remove(qid)
+    board.completed.append(qid)
+    if board.quest_deck:
+        board.quests.append(board.quest_deck.pop())
+    return sum(1 for q in board.completed if QUEST_BY_ID[q].suit == quest.suit)
+
+
+# -- setup ---------------------------------------------------------------------------------------
+
+CHARACTER_OPTIONS: dict[str, Option] = {
+    c.id: Option(f"character:{c.id}", c.name, ("character", c.id)) for c in CHARACTERS.values()
+}
+
+
+def forest_option(forest: str) -> Option:
+    return Option(f"forest:{forest}", f"forest {forest}", ("forest", forest))
+
+
+def set_up(g: RootState, seat: int, character: str, forest: str) -> None:
+    """Law 9.3: character and its items, pawn in a forest, quests, ruin items, relationships."""
+    board = board_of(g, seat)
+    board.character = character
+    for item in CHARACTERS[character].items:
+        board.gain(item)
+    g.woodland.place_pawn(forest)
+    deck = [q.id for q in QUESTS]
+    shuffle(g.rng, deck)
+    board.quest_deck = deck
+    board.quests = [deck.pop() for _ in range(FACE_UP_QUESTS)]
+    ruins = [c for c in CLEARING_IDS if g.woodland.has_ruin(c)]
+    items = list(RUIN_ITEMS)
+    shuffle(g.rng, items)
+    board.ruins = dict(zip(ruins, items, strict=False))
+    board.relations = {g.faction_of(s): INDIFFERENT for s in range(g.n) if s != seat}
+    board.aids = {}
+    g.emit("vagabond_setup", seat=seat, character=character, forest=forest)
+
+
+class VagabondSetup(Step):
+    """Choose a character, then a forest for the pawn (Law 9.3.1-2)."""
+
+    __slots__ = ("character",)
+    name = "vagabond"
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat, "character")
+        self.character = ""
+
+    def advance(self, g: RootState) -> Options:
+        if self.stage == "character":
+            return tuple(CHARACTER_OPTIONS.values())
+        if self.stage == "forest":
+            return tuple(forest_option(f.id) for f in g.board.forests)
+        return FINISHED
+
+    def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
+        if self.stage == "character":
+            self.character = str(value[1])
+            self.stage = "forest"
+        else:
+            set_up(g, self.seat, self.character, str(value[1]))
+            self.stage = "done"
+
+
+class Vagabond(Faction):
+    name: ClassVar[str] = VAGABOND
+    warriors: ClassVar[int] = 0
+    setup_order: ClassVar[int] = 4
+
+    def new_board(self) -> VagabondBoard:
+        return VagabondBoard()
+
+    def setup(self, g: RootState, seat: int) -> Step | None:
+        return VagabondSetup(seat)
+
+    def phase(self, g: RootState, seat: int, phase: str) -> Step | None:
+        raise NotImplementedError("the Vagabond's turn is not in this engine yet")
+
+    def crafting_pieces(self, g: RootState, seat: int) -> dict[str, int]:
+        """The Vagabond crafts with hammers in his clearing's suit (Law 9.5.8)."""
+        where = g.woodland.pawn
+        if not isinstance(where, int):
+            return {}
+        hammers = board_of(g, seat).count(HAMMER, ready=True)
+        return {g.clearing_suit(where): hammers} if hammers else {}
+
+    def craft_vp(self, g: RootState, seat: int, card: Card) -> int:
+        return card.vp
