@@ -162,12 +162,12 @@ def whole_games(game: Game) -> list[GameConfig]:
     variant with the most (Rumble Nation: 2-player base, 4-player advanced; Root: both maps with
     two players, then autumn with three)."""
     if game.name == "root":
-        # Both maps with two players (the two-game contest), then one three-player game once
-        # the Woodland Alliance is in the engine.
+        # Both maps with two players (the two-game contest), then one three-player game and
+        # one four-player game once their factions are in the engine (the Vagabond for four).
         from games.root.lineup import unavailable
 
         found = [GameConfig(2, v) for v in game.variants]
-        found += [GameConfig(n, game.variants[0]) for n in (3,) if unavailable(n) is None]
+        found += [GameConfig(n, game.variants[0]) for n in (3, 4) if unavailable(n) is None]
         return found
     found = [GameConfig(game.player_counts[0], game.variants[0])]
     found += [GameConfig(game.player_counts[-1], v) for v in game.variants[1:]]

@@ -1,10 +1,13 @@
 """Which factions sit at the table: seed 003's pairings by player count and the ``factions`` option.
 
-Seed 003 (派閥の選択) recommends Marquise + Eyrie for two players and Marquise + Eyrie + Woodland
-Alliance for three; this engine plays exactly those. The factions are dealt to the seats at
+Seed 003 (派閥の選択) recommends Marquise + Eyrie for two players, Marquise + Eyrie + Woodland
+Alliance for three and all four factions (Vagabond too) for four. Two players play exactly
+Marquise + Eyrie; three play the trio by default or any three of the four factions the
+``factions`` option names (RT21); four play all four. The factions are dealt to the seats at
 random from the seed (RT2) unless the ``factions`` option names them in seat order (a comma
-list, e.g. ``"eyrie,marquise"`` or ``"marquise,eyrie,alliance"``). Two players play seed 003's
-two-game contest (game 2 swaps the factions, RT1-RT3); three play one game, as the Law does.
+list, e.g. ``"eyrie,marquise"`` or ``"vagabond,eyrie,alliance"``). Two players play seed 003's
+two-game contest (game 2 swaps the factions, RT1-RT3); three and four play one game, as the
+Law does. The factions set up in the Law's order whatever their seats (Law 5.1).
 """
 
 from __future__ import annotations
@@ -13,23 +16,35 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.contract import InvalidConfig
-from games.root.woodland import ALLIANCE, EYRIE, MARQUISE
+from games.root.woodland import ALLIANCE, EYRIE, MARQUISE, VAGABOND
 
-#: Seed 003's pairing per player count (2人：[猫野候国]＋[鷲巣王朝]; 3人：…＋[森林連合]).
+#: Seed 003's pairing per player count (2人：[猫野候国]＋[鷲巣王朝]; 3人：…＋[森林連合]; 4人：…
+#: ＋[ヴァガボンド]): the default lineup (RT21).
 LINEUPS: dict[int, tuple[str, ...]] = {
     2: (MARQUISE, EYRIE),
     3: (MARQUISE, EYRIE, ALLIANCE),
+    4: (MARQUISE, EYRIE, ALLIANCE, VAGABOND),
+}
+#: The factions the ``factions`` option may choose from, per player count (RT21): two players
+#: play seed 003's pair only; three any three of the four factions.
+CHOICES: dict[int, tuple[str, ...]] = {
+    2: LINEUPS[2],
+    3: LINEUPS[4],
+    4: LINEUPS[4],
 }
 
 
-def unavailable(players: int, rules: Mapping[str, Any] | None = None) -> str | None:
-    """Why a game of ``players`` cannot be set up yet (a faction whose rules are not
-    registered in ``factions.FACTION_RULES``), or None if it can."""
+def unavailable(
+    players: int, rules: Mapping[str, Any] | None = None, factions: tuple[str, ...] | None = None
+) -> str | None:
+    """Why a game of ``players`` (with ``factions``, else the default lineup) cannot be set up
+    yet (a faction whose rules are not registered in ``factions.FACTION_RULES``), or None."""
     if rules is None:
         from games.root.factions import FACTION_RULES
 
         rules = FACTION_RULES
-    missing = [f for f in LINEUPS.get(players, ()) if f not in rules]
+    lineup = factions if factions is not None else LINEUPS.get(players, ())
+    missing = [f for f in lineup if f not in rules]
     if not missing:
         return None
     return (
@@ -49,17 +64,18 @@ def named_factions(players: int, value: Any) -> tuple[str, ...] | None:
         names = tuple(str(part).strip().lower() for part in value)
     else:
         raise InvalidConfig(f"root's factions option is a comma list, not {value!r}")
-    lineup = LINEUPS[players]
-    if len(names) != players or sorted(names) != sorted(lineup):
+    choices = CHOICES[players]
+    if len(names) != players or len(set(names)) != players or not set(names) <= set(choices):
+        which = "" if len(choices) == players else f"{players} of "
         raise InvalidConfig(
-            f"a {players}-player Root game seats {', '.join(lineup)} (once each, in any seat "
-            f"order), not {','.join(names)!r}"
+            f"a {players}-player Root game seats {which}{', '.join(choices)} (once each, in any "
+            f"seat order), not {','.join(names)!r}"
         )
     return names
 
 
 def contest_games(players: int, value: Any) -> int:
-    """Games in the contest: 1 or 2 for two players (RT1), always 1 for three (the Law)."""
+    """Games in the contest: 1 or 2 for two players (RT1), always 1 for three or four (the Law)."""
     default = 2 if players == 2 else 1
     games = default if value is None else value
     # Options from the command line and the wire are text: "1" is 1.

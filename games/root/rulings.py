@@ -93,6 +93,15 @@ CORE_RULINGS: dict[str, str] = {
     "suit (birds wild; only a bird card for the bird dominance), copies of a card being one "
     "option (RT13); a dominance card in hand may pay for another, which then becomes "
     "available.",
+    "RT21": "Three players play seed 003's trio (Marquise, Eyrie, Alliance) unless the factions "
+    "option names any three of the four factions (the Vagabond included); the default is seed "
+    "003's recommendation for three (3人：猫野候国＋鷲巣王朝＋森林連合), never drawn from the four. Four "
+    "players play all four factions (seed 003: 4人：…＋放浪部族) as one game. Either way the "
+    "factions are dealt to the seats at random from the seed unless the option names them in "
+    "seat order, the start player is drawn at random, and the factions set up in the Law's "
+    "order (Law 5.1 step 7: Marquise, Eyrie, Alliance, Vagabond) whatever their seats: setup "
+    "order is not turn order. A lineup with a faction whose rules are not in the engine is "
+    "refused (InvalidConfig naming it).",
 }
 
 RULINGS: dict[str, str] = {

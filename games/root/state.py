@@ -64,7 +64,8 @@ class RootState(GameState):
         from games.root.factions import FACTION_RULES
         from games.root.lineup import LINEUPS, contest_games, named_factions, unavailable
 
-        why = unavailable(config.players, FACTION_RULES)
+        named = named_factions(config.players, config.options.get("factions"))
+        why = unavailable(config.players, FACTION_RULES, named)
         if why is not None:
             raise InvalidConfig(why)
         self.faction_rules: Mapping[str, Faction] = FACTION_RULES
@@ -85,7 +86,6 @@ class RootState(GameState):
         # swaps them.
         factions = list(LINEUPS[self.n])
         shuffle(self.rng, factions)
-        named = named_factions(self.n, config.options.get("factions"))
         self.first_factions: tuple[str, ...] = named or tuple(factions)
         self.first_starter = below(self.rng, self.n)
         self._events: list[Event] = []

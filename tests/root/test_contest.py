@@ -113,7 +113,7 @@ def test_games_option_is_checked() -> None:
     with pytest.raises(InvalidConfig, match="variant"):
         GAME.new(GameConfig(2, "spring"), 1)
     with pytest.raises(InvalidConfig, match="players"):
-        GAME.new(GameConfig(4, "autumn"), 1)
+        GAME.new(GameConfig(5, "autumn"), 1)
 
 
 def test_winter_deals_its_suit_markers_from_the_seed() -> None:

@@ -19,7 +19,7 @@ LIMIT = 30_000
 
 
 def test_root_takes_two_or_three_players_and_a_factions_option() -> None:
-    assert GAME.player_counts == (2, 3)
+    assert GAME.player_counts == (2, 3, 4)
     assert "factions" in GAME.option_keys
     assert LINEUPS[3] == (MARQUISE, EYRIE, ALLIANCE)  # seed 003: 3人：猫野候国＋鷲巣王朝＋森林連合
 
@@ -51,7 +51,10 @@ def test_the_factions_option_seats_two_players_and_game_2_still_swaps() -> None:
         (2, "marquise", "seats marquise, eyrie"),
         (2, "marquise,marquise", "seats marquise, eyrie"),
         (2, "marquise,alliance", "seats marquise, eyrie"),
-        (3, "marquise,eyrie", "seats marquise, eyrie, alliance"),
+        (3, "marquise,eyrie", "seats 3 of marquise, eyrie, alliance, vagabond"),
+        (3, "marquise,eyrie,eyrie", "seats 3 of marquise, eyrie, alliance, vagabond"),
+        (3, "marquise,eyrie,lizards", "seats 3 of marquise, eyrie, alliance, vagabond"),
+        (4, "marquise,eyrie,alliance", "seats marquise, eyrie, alliance, vagabond"),
         (2, 7, "comma list"),
     ],
 )
