@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.contract import Option
 from games.rng import shuffle
-from games.root.faction import Faction, FactionBoard
+from games.root.cards import CARD_BY_ID
+from games.root.faction import BIRDSONG, DAYLIGHT, EVENING, Faction, FactionBoard
+from games.root.hand_limit import HandLimit
 from games.root.items import (
     BAG,
     BOOT,
@@ -38,9 +40,9 @@ from games.root.items import (
     TEA,
     TORCH,
 )
-from games.root.maps import CLEARING_IDS
-from games.root.steps import FINISHED, Options, Step
-from games.root.suits import FOX, MOUSE, RABBIT
+from games.root.maps import CLEARING_IDS, bordering_forests, forest
+from games.root.steps import DONE, FINISHED, PASS, Options, Step
+from games.root.suits import FOX, MOUSE, RABBIT, matches
 from games.root.woodland import VAGABOND
 
 if TYPE_CHECKING:
@@ -80,6 +82,11 @@ VAGABOND_RULINGS: dict[str, str] = {
     "fewer); seed 003 says nothing of it.",
     "RV7": "Resting (Law 9.6.1): in Evening, if the pawn is in a forest, he repairs every "
     "damaged item (seed 003 lets him rest anywhere: the Law is followed).",
+    "RV8": "Birdsong refresh (Law 9.4.1): when no more items are exhausted than he may refresh, "
+    "all are refreshed without asking; otherwise he chooses one item at a time (decision "
+    "vagabond.refresh, keys refresh:<item> and refresh:<item>:damaged). Hideout (the Ranger) "
+    "repairs up to three damaged items the same way (decision vagabond.hideout) and ends "
+    "Daylight.",
 }
 
 #: Relationship values: Hostile, Indifferent, the two spaces after it, Allied.
@@ -504,7 +511,13 @@ class Vagabond(Faction):
         return VagabondSetup(seat)
 
     def phase(self, g: RootState, seat: int, phase: str) -> Step | None:
-        raise NotImplementedError("the Vagabond's turn is not in this engine yet")
+        if phase == BIRDSONG:
+            return begin_birdsong(g, seat)
+        if phase == DAYLIGHT:
+            return VagabondDaylight(seat)
+        if phase == EVENING:
+            return VagabondEvening(seat)
+        raise ValueError(f"no phase {phase!r}")
 
     def crafting_pieces(self, g: RootState, seat: int) -> dict[str, int]:
         """The Vagabond crafts with hammers in his clearing's suit (Law 9.5.8)."""
@@ -516,3 +529,317 @@ class Vagabond(Faction):
 
     def craft_vp(self, g: RootState, seat: int, card: Card) -> int:
         return card.vp
+
+
+# -- the turn ------------------------------------------------------------------------------------
+
+
+def pawn_clearing(g: RootState) -> int | None:
+    where = g.woodland.pawn
+    return where if isinstance(where, int) else None
+
+
+def slip_targets(g: RootState) -> tuple[int | str, ...]:
+    """Law 9.4.2: an adjacent clearing or forest, ignoring rule (no boots)."""
+    where = g.woodland.pawn
+    if isinstance(where, int):
+        return (*g.board.neighbours[where], *bordering_forests(g.board, where))
+    if isinstance(where, str):
+        f = forest(g.board, where)
+        return (*f.clearings, *f.adjacent)
+    return ()
+
+
+def hostile_warriors_in(g: RootState, seat: int, c: int) -> bool:
+    board = board_of(g, seat)
+    return any(
+        board.hostile(g.faction_of(s)) and g.woodland.warriors(g.faction_of(s), c) > 0
+        for s in g.enemies(seat)
+    )
+
+
+def move_cost(g: RootState, seat: int, c: int) -> int:
+    """Boots to move into ``c``: 1, one more with Hostile warriors there (Law 9.2.9.1)."""
+    return 2 if hostile_warriors_in(g, seat, c) else 1
+
+
+def present(g: RootState, seat: int, c: int) -> tuple[int, ...]:
+    """Other seats with a piece (warrior, building or token) in ``c``."""
+    w = g.woodland
+    return tuple(
+        s for s in g.enemies(seat) if w.warriors(g.faction_of(s), c) > 0 or g.has_pieces(s, c)
+    )
+
+
+def _opt(key: str, label: str, *value: Any) -> Option:
+    return Option(key, label, value)
+
+
+def daylight_options(g: RootState, seat: int) -> list[Option]:
+    """Every Daylight action the Vagabond can complete now (Law 9.5), then 'done'."""
+    board = board_of(g, seat)
+    c = pawn_clearing(g)
+    found: list[Option] = []
+    if c is None:
+        return found
+    suit = g.clearing_suit(c)
+    ready = {i for i, e, d in board.items if not e and not d}
+    boots = board.count(BOOT, ready=True)
+    for dst in g.board.neighbours[c]:
+        if boots >= move_cost(g, seat, dst):
+            found.append(_opt(f"move:{dst}", f"move to clearing {dst}", "move", dst))
+    if TORCH in ready and c in board.ruins:
+        found.append(_opt("explore", "explore the ruin", "explore"))
+    hand = g.players[seat].hand
+    if ready:
+        for s in present(g, seat, c):
+            if board.hostile(g.faction_of(s)):
+                continue  # RV4: aid never improves a Hostile faction; not offered
+            for card_id in sorted(set(hand)):
+                if matches(CARD_BY_ID[card_id].suit, suit):
+                    found.append(
+                        _opt(
+                            f"aid:{s}:{card_id}", f"aid seat {s} with {card_id}", "aid", s, card_id
+                        )
+                    )
+    for qid in quest_options(board, suit):
+        found.append(_opt(f"quest:{qid}", f"quest {qid}", "quest", qid))
+    if CROSSBOW in ready:
+        for s in present(g, seat, c):
+            faction = g.faction_of(s)
+            if g.woodland.warriors(faction, c):
+                found.append(
+                    _opt(f"strike:{s}:warrior", f"strike seat {s}", "strike", s, "warrior")
+                )
+            else:
+                for kind in sorted(set(g.pieces_of(s, c))):
+                    found.append(_opt(f"strike:{s}:{kind}", f"strike a {kind}", "strike", s, kind))
+    if HAMMER in ready:
+        for item in sorted({i for i, _, d in board.items if d}):
+            found.append(_opt(f"repair:{item}", f"repair a {item}", "repair", item))
+    if TORCH in ready:
+        special = CHARACTERS[board.character].special if board.character else ""
+        if special == STEAL:
+            for s in present(g, seat, c):
+                if g.players[s].hand:
+                    found.append(_opt(f"steal:{s}", f"steal from seat {s}", "steal", s))
+        elif special == DAY_LABOR:
+            for card_id in sorted(set(g.discard)):
+                if matches(CARD_BY_ID[card_id].suit, suit):
+                    found.append(
+                        _opt(f"day_labor:{card_id}", f"take {card_id}", "day_labor", card_id)
+                    )
+        elif special == HIDEOUT:
+            found.append(_opt("hideout", "Hideout", "hideout"))
+    found.append(DONE)
+    return found
+
+
+class VagabondBirdsong(Step):
+    """Law 9.4: refresh (RV8: one item kind at a time while more are exhausted than may be
+    refreshed, otherwise all at once), then slip or stay."""
+
+    __slots__ = ("left",)
+    name = "vagabond"
+
+    def __init__(self, seat: int, left: int) -> None:
+        super().__init__(seat, "refresh")
+        self.left = left
+
+    def advance(self, g: RootState) -> Options:
+        board = board_of(g, self.seat)
+        if self.stage == "refresh":
+            exhausted = [(i, d) for i, e, d in board.items if e]
+            if len(exhausted) > self.left > 0:
+                kinds = sorted(set(exhausted))
+                return tuple(
+                    _opt(f"refresh:{i}{':damaged' if d else ''}", f"refresh a {i}", "refresh", i, d)
+                    for i, d in kinds
+                )
+            n = board.refresh_up_to(self.left)
+            g.emit("refresh", seat=self.seat, count=n)
+            self.stage = "slip"
+        if self.stage != "slip":
+            return FINISHED
+        targets = slip_targets(g)
+        return (
+            _opt("stay", "stay", "stay"),
+            *(_opt(f"slip:{t}", f"slip to {t}", "slip", t) for t in targets),
+        )
+
+    def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
+        if value[0] == "refresh":
+            board = board_of(g, self.seat)
+            item, damaged = value[1], value[2]
+            board._replace((item, True, damaged), (item, False, damaged))
+            self.left -= 1
+            g.emit("refresh", seat=self.seat, count=1)
+            return
+        if value[0] == "slip":
+            g.woodland.place_pawn(value[1])
+            g.emit("slip", seat=self.seat, to=value[1])
+        self.stage = "over"
+
+
+def begin_birdsong(g: RootState, seat: int) -> Step:
+    board = board_of(g, seat)
+    board.aids = {}
+    return VagabondBirdsong(seat, board.refresh_count())
+
+
+class VagabondDaylight(Step):
+    """Law 9.5: actions in any order and number, each exhausting items, until 'done'."""
+
+    __slots__ = ("pending",)
+    name = "vagabond"
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat, "action")
+        #: The action waiting for its second choice (aid item, aid take, quest reward).
+        self.pending: tuple[Any, ...] = ()
+
+    def advance(self, g: RootState) -> Options:
+        board = board_of(g, self.seat)
+        if self.stage == "action":
+            return tuple(daylight_options(g, self.seat))
+        if self.stage == "aid_item":
+            kinds = sorted({i for i, e, d in board.items if not e and not d})
+            return tuple(_opt(f"exhaust:{i}", f"exhaust a {i}", "exhaust", i) for i in kinds)
+        if self.stage == "aid_take":
+            receiver = self.pending[1]
+            items = sorted(set(g.players[receiver].items))
+            return (PASS, *(_opt(f"take:{i}", f"take a {i}", "take", i) for i in items))
+        if self.stage == "hideout":
+            damaged = sorted({i for i, _, d in board.items if d})
+            if not damaged or self.pending[1] == 0:
+                self.stage = "over"  # Hideout ends Daylight (Law, Ranger)
+                return FINISHED
+            if (
+                len(damaged) <= self.pending[1]
+                and sum(d for _, _, d in board.items) <= self.pending[1]
+            ):
+                board.repair_all()
+                self.stage = "over"
+                return FINISHED
+            return tuple(_opt(f"repair:{i}", f"repair a {i}", "repair", i) for i in damaged)
+        if self.stage == "quest_reward":
+            return (
+                _opt("reward:vp", "score VP", "reward", "vp"),
+                _opt("reward:cards", "draw 2", "reward", "cards"),
+            )
+        return FINISHED
+
+    def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
+        seat, board = self.seat, board_of(g, self.seat)
+        verb = value[0]
+        c = pawn_clearing(g)
+        if self.stage == "aid_item":
+            board.exhaust(value[1])
+            _, receiver, card_id = self.pending
+            g.players[seat].hand.remove(card_id)
+            g.players[receiver].hand.append(card_id)
+            g.emit("aid", seat=seat, to=receiver, private_to=None)
+            vp, _ = board.aid(g.faction_of(receiver))
+            g.score(seat, vp, "aid")
+            self.stage = "aid_take" if g.players[receiver].items else "action"
+            self.pending = ("aid", receiver) if g.players[receiver].items else ()
+            return
+        if self.stage == "aid_take":
+            if verb == "take":
+                receiver = self.pending[1]
+                g.players[receiver].items.remove(value[1])
+                board.gain(value[1])
+                g.emit("take_item", seat=seat, source=receiver, item=value[1])
+            self.stage, self.pending = "action", ()
+            return
+        if self.stage == "hideout":
+            board.repair(value[1])
+            self.pending = ("hideout", self.pending[1] - 1)
+            return
+        if self.stage == "quest_reward":
+            if value[1] == "vp":
+                g.score(seat, self.pending[1], "quest")
+            else:
+                g.draw(seat, 2)
+            self.stage, self.pending = "action", ()
+            return
+        assert c is not None or verb == "done"
+        if verb == "done":
+            self.stage = "over"
+        elif verb == "move":
+            for _ in range(move_cost(g, seat, value[1])):
+                board.exhaust(BOOT)
+            g.woodland.place_pawn(value[1])  # the pawn is no warrior: no Outrage (RV6)
+            g.emit("pawn_move", seat=seat, src=c, dst=value[1])
+        elif verb == "explore":
+            assert c is not None
+            board.exhaust(TORCH)
+            item = board.ruins.pop(c)
+            board.gain(item)
+            g.woodland.remove_ruin(c)
+            g.emit("explore", seat=seat, clearing=c, item=item)
+            g.score(seat, 1, "explore")
+        elif verb == "aid":
+            self.pending = value
+            self.stage = "aid_item"
+        elif verb == "quest":
+            self.pending = ("quest", complete_quest(board, value[1]))
+            g.emit("quest", seat=seat, quest=value[1])
+            self.stage = "quest_reward"
+        elif verb == "strike":
+            assert c is not None
+            board.exhaust(CROSSBOW)
+            target, kind = value[1], value[2]
+            if kind == "warrior":
+                warrior_removed(board, g.faction_of(target), infamy_allowed=False)
+                g.remove_warriors(target, c, 1, seat)
+            else:
+                g.remove_piece(target, c, kind, seat)
+        elif verb == "repair":
+            board.exhaust(HAMMER)
+            board.repair(value[1])
+        elif verb == "steal":
+            board.exhaust(TORCH)
+            hand = g.players[value[1]].hand
+            card_id = hand.pop(g.rng.randrange(len(hand)))
+            g.players[seat].hand.append(card_id)
+            g.emit("steal", seat=seat, source=value[1])
+        elif verb == "day_labor":
+            board.exhaust(TORCH)
+            g.discard.remove(value[1])
+            g.players[seat].hand.append(value[1])
+            g.emit("day_labor", seat=seat, card=value[1])
+        elif verb == "hideout":
+            board.exhaust(TORCH)
+            g.emit("hideout", seat=seat)
+            self.pending = ("hideout", 3)
+            self.stage = "hideout"
+
+
+class VagabondEvening(Step):
+    """Law 9.6: rest in a forest (RV7), draw, hand limit, then items over capacity (RV3)."""
+
+    __slots__ = ()
+    name = "vagabond"
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat, "start")
+
+    def advance(self, g: RootState) -> Options:
+        board = board_of(g, self.seat)
+        if self.stage == "start":
+            if isinstance(g.woodland.pawn, str):
+                board.repair_all()
+                g.emit("rest", seat=self.seat)
+            g.draw(self.seat, board.evening_draw())
+            self.stage = "capacity"
+            g.push(HandLimit(self.seat))
+            return FINISHED
+        if self.stage == "capacity" and board.over_capacity():
+            kinds = sorted({i for i, _, _ in board.items})
+            return tuple(_opt(f"remove:{i}", f"remove a {i}", "remove", i) for i in kinds)
+        return FINISHED
+
+    def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
+        board_of(g, self.seat).remove(value[1])
+        g.emit("remove_item", seat=self.seat, item=value[1])

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
+from games.root.cards import CARD_BY_ID
 from games.root.items import (
     BAG,
     BOOT,
@@ -21,7 +23,8 @@ from games.root.items import (
 from games.root.maps import CLEARING_IDS
 from games.root.rulings import RULINGS
 from games.root.state import RootState
-from games.root.suits import FOX, MOUSE, RABBIT
+from games.root.steps import Step
+from games.root.suits import FOX, MOUSE, RABBIT, matches
 from games.root.vagabond import (
     ALLIED,
     CHARACTERS,
@@ -35,11 +38,14 @@ from games.root.vagabond import (
     VAGABOND_RULINGS,
     Vagabond,
     VagabondBoard,
+    VagabondDaylight,
+    VagabondEvening,
     VagabondSetup,
     complete_quest,
     infamy,
     quest_options,
     revolt_damage,
+    set_up,
     warrior_removed,
 )
 from games.root.woodland import ALLIANCE, EYRIE, MARQUISE
@@ -228,3 +234,249 @@ def test_rv7_and_every_vagabond_ruling_is_in_the_rulings() -> None:
     for ruling_id, text in VAGABOND_RULINGS.items():
         assert RULINGS[ruling_id] == text
     assert "forest" in VAGABOND_RULINGS["RV7"]
+
+
+# -- the turn (played in a two-player game whose Eyrie seat is replaced by the Vagabond) ----------
+
+
+def vagabond_game(seed: int = 1, character: str = THIEF) -> tuple[RootState, int]:
+    """A two-player game where the Eyrie's seat plays the Vagabond instead (its pieces taken off
+    the map), set up in the first forest; no step is running yet."""
+    from games.root.factions import FACTION_RULES
+
+    g = new_game(seed)
+    while g.pending() and g.turns == 0:
+        g.apply(g.pending()[0].seat, 0)
+    seat = g.seat_of[EYRIE]
+    g.faction_rules = {**FACTION_RULES, EYRIE: Vagabond()}
+    w = g.woodland
+    for c in CLEARING_IDS:
+        if w.warriors(EYRIE, c):
+            w.remove_warriors(EYRIE, c, w.warriors(EYRIE, c))
+        for owner, kind in w.buildings(c):
+            if owner == EYRIE:
+                w.remove_building(EYRIE, kind, c)
+    g.players[seat].board = VagabondBoard()
+    set_up(g, seat, character, g.board.forests[0].id)
+    g.stack = []
+    return g, seat
+
+
+def vb(g: RootState, seat: int) -> VagabondBoard:
+    board = g.players[seat].board
+    assert isinstance(board, VagabondBoard)
+    return board
+
+
+def daylight_at(g: RootState, seat: int, c: int) -> VagabondDaylight:
+    g.woodland.place_pawn(c)
+    step = VagabondDaylight(seat)
+    g.stack = [step]
+    g.current = seat
+    return step
+
+
+def option_keys(g: RootState, step: Step) -> list[str]:
+    return [o.key for o in step.advance(g)]
+
+
+def do(g: RootState, step: Step, key: str) -> None:
+    for option in step.advance(g):
+        if option.key == key:
+            step.choose(g, option.value)
+            return
+    raise AssertionError(f"no {key}: {option_keys(g, step)}")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_vagabond_turns_play_at_random(seed: int) -> None:
+    """Whole Vagabond turns (Birdsong, Daylight, Evening) play at random for 1500 decisions
+    against the Marquise without breaking a rule the engine checks."""
+    g, seat = vagabond_game(seed)
+    rng = random.Random(seed)
+    g.begin(None)
+    kinds: set[str] = set()
+    for _ in range(1500):
+        if g.is_over:
+            break
+        d = g.pending()[0]
+        kinds.add(d.kind)
+        g.apply(d.seat, rng.randrange(len(d.options)))
+        board = vb(g, seat)
+        assert board.over_capacity() == 0 or g.stack[-1].seat == seat
+    assert "vagabond.action" in kinds and "vagabond.slip" in kinds
+
+
+def test_rv8_birdsong_refreshes_three_plus_two_per_tea_then_slips() -> None:
+    """RV8: more exhausted items than the refresh count: chosen one at a time."""
+    g, seat = vagabond_game(character=THIEF)
+    board = vb(g, seat)
+    board.items = [(i, True, False) for i in (BOOT, TORCH, TEA, SWORD, SWORD, HAMMER, BAG)]
+    step = Vagabond().phase(g, seat, "birdsong")
+    assert step is not None
+    for _ in range(5):
+        keys = option_keys(g, step)
+        assert step.kind() == "vagabond.refresh"
+        do(g, step, "refresh:sword" if "refresh:sword" in keys else keys[0])
+    assert sum(1 for _, e, _ in board.items if not e) == 5
+    assert board.count(SWORD, ready=True) == 2
+    forest_id = g.woodland.pawn
+    assert isinstance(forest_id, str)
+    keys = option_keys(g, step)
+    assert keys[0] == "stay" and all(k.startswith("slip:") for k in keys[1:])
+    do(g, step, keys[1])
+    assert g.woodland.pawn != forest_id
+
+
+def test_move_costs_a_boot_and_one_more_into_hostile_warriors() -> None:
+    g, seat = vagabond_game()
+    board = vb(g, seat)
+    start = 1
+    dst = g.board.neighbours[start][0]
+    step = daylight_at(g, seat, start)
+    g.woodland.place_warriors(MARQUISE, dst, 1)
+    assert f"move:{dst}" in option_keys(g, step)
+    board.relations[MARQUISE] = HOSTILE
+    assert f"move:{dst}" not in option_keys(g, step)  # one boot, two needed
+    board.gain(BOOT)
+    do(g, step, f"move:{dst}")
+    assert g.woodland.pawn == dst and board.count(BOOT, ready=True) == 0
+
+
+def test_explore_takes_the_ruin_item_and_scores() -> None:
+    g, seat = vagabond_game()
+    board = vb(g, seat)
+    c = sorted(board.ruins)[0]
+    item = board.ruins[c]
+    step = daylight_at(g, seat, c)
+    before = g.players[seat].vp
+    do(g, step, "explore")
+    assert not g.woodland.has_ruin(c) and c not in board.ruins
+    assert g.players[seat].vp == before + 1
+    assert board.count(item) >= 1 and not board.ready(TORCH)
+
+
+def test_rv4_aid_gives_a_card_exhausts_an_item_and_may_take_a_crafted_item() -> None:
+    """RV4: aid needs a piece (not warriors) of the receiver and a matching card."""
+    g, seat = vagabond_game()
+    m = g.seat_of[MARQUISE]
+    board = vb(g, seat)
+    c = next(c for c in CLEARING_IDS if g.has_pieces(m, c))
+    g.woodland.remove_warriors(MARQUISE, c, g.woodland.warriors(MARQUISE, c))
+    suit = g.clearing_suit(c)
+    card_id = next(x for x in g.deck if matches(CARD_BY_ID[x].suit, suit))
+    g.deck.remove(card_id)
+    g.players[seat].hand = [card_id]
+    g.players[m].items.append(SWORD)
+    g.supply[SWORD] -= 1
+    step = daylight_at(g, seat, c)
+    do(g, step, f"aid:{m}:{card_id}")
+    do(g, step, "exhaust:boot")
+    assert card_id in g.players[m].hand and g.players[seat].vp == 1
+    assert board.relations[MARQUISE] == 1
+    do(g, step, "take:sword")
+    assert board.count(SWORD) == 2 and g.players[m].items == []
+
+
+def test_quest_reward_vp_or_cards() -> None:
+    g, seat = vagabond_game()
+    board = vb(g, seat)
+    c = next(c for c in CLEARING_IDS if g.clearing_suit(c) == MOUSE)
+    board.quests = ["mouse_guard_duty", "fox_errand", "rabbit_errand"]
+    step = daylight_at(g, seat, c)
+    do(g, step, "quest:mouse_guard_duty")
+    do(g, step, "reward:vp")
+    assert g.players[seat].vp == 1 and "mouse_guard_duty" in board.completed
+    assert len(board.quests) == 3
+
+
+def test_rv5_strike_removes_a_warrior_makes_hostile_without_infamy() -> None:
+    """RV5: Strike scores no infamy; the faction becomes Hostile."""
+    g, seat = vagabond_game(character=RANGER)
+    board = vb(g, seat)
+    c = next(c for c in CLEARING_IDS if g.woodland.warriors(MARQUISE, c))
+    n = g.woodland.warriors(MARQUISE, c)
+    step = daylight_at(g, seat, c)
+    m = g.seat_of[MARQUISE]
+    do(g, step, f"strike:{m}:warrior")
+    assert g.woodland.warriors(MARQUISE, c) == n - 1
+    assert board.hostile(MARQUISE) and g.players[seat].vp == 0
+    assert not board.ready(CROSSBOW)
+
+
+def test_repair_with_a_hammer() -> None:
+    g, seat = vagabond_game(character=TINKER)
+    board = vb(g, seat)
+    board.damage(BOOT)
+    step = daylight_at(g, seat, 1)
+    do(g, step, "repair:boot")
+    assert board.count(BOOT, ready=True) == 1 and not board.ready(HAMMER)
+
+
+def test_thief_steals_a_random_card() -> None:
+    g, seat = vagabond_game(character=THIEF)
+    m = g.seat_of[MARQUISE]
+    c = next(c for c in CLEARING_IDS if g.woodland.warriors(MARQUISE, c))
+    hand = len(g.players[m].hand)
+    mine = len(g.players[seat].hand)
+    step = daylight_at(g, seat, c)
+    do(g, step, f"steal:{m}")
+    assert len(g.players[m].hand) == hand - 1 and len(g.players[seat].hand) == mine + 1
+
+
+def test_tinker_day_labor_takes_a_matching_discard() -> None:
+    g, seat = vagabond_game(character=TINKER)
+    c = 1
+    suit = g.clearing_suit(c)
+    card_id = next(x for x in g.deck if matches(CARD_BY_ID[x].suit, suit))
+    other = next(x for x in g.deck if not matches(CARD_BY_ID[x].suit, suit))
+    for x in (card_id, other):
+        g.deck.remove(x)
+        g.discard.append(x)
+    step = daylight_at(g, seat, c)
+    keys = option_keys(g, step)
+    assert f"day_labor:{card_id}" in keys and f"day_labor:{other}" not in keys
+    do(g, step, f"day_labor:{card_id}")
+    assert card_id in g.players[seat].hand
+
+
+def test_ranger_hideout_repairs_three_and_ends_daylight() -> None:
+    g, seat = vagabond_game(character=RANGER)
+    board = vb(g, seat)
+    for item in (BOOT, SWORD, CROSSBOW):
+        board.damage(item)
+    step = daylight_at(g, seat, 1)
+    board.gain(BAG)
+    board.damage(BAG)
+    do(g, step, "hideout")
+    assert option_keys(g, step) == ["repair:bag", "repair:boot", "repair:crossbow", "repair:sword"]
+    for key in ("repair:bag", "repair:boot", "repair:sword"):
+        do(g, step, key)
+    assert step.advance(g) == ()  # three repaired: Daylight is over
+    assert [i for i, _, d in board.items if d] == [CROSSBOW]
+
+
+def test_rv7_rv3_evening_rests_only_in_a_forest_draws_and_removes_excess() -> None:
+    """RV7: resting repairs all only in a forest; RV3: items over capacity are removed."""
+    g, seat = vagabond_game()
+    board = vb(g, seat)
+    board.damage(BOOT)
+    g.woodland.place_pawn(1)
+    g.players[seat].hand = []
+    for item in (HAMMER, HAMMER, HAMMER):
+        board.gain(item)
+    g.stack = [VagabondEvening(seat)]
+    g.current = seat
+    g.resume()
+    assert board.count(BOOT) == 0  # not repaired in a clearing
+    assert len(g.players[seat].hand) == 1
+    d = g.pending()[0]
+    assert d.kind == "vagabond.capacity"
+    g.apply(seat, [o.key for o in d.options].index("remove:hammer"))
+    assert board.over_capacity() == 0 and len(board.items) == 6
+    g2, seat2 = vagabond_game()
+    board2 = vb(g2, seat2)
+    board2.damage(BOOT)
+    g2.stack = [VagabondEvening(seat2)]
+    g2.resume()
+    assert board2.count(BOOT) == 1
