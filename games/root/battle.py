@@ -36,6 +36,7 @@ from games.root.steps import (
     Step,
     card_option,
     clearing_option,
+    option_cache,
     seat_option,
 )
 from games.root.suits import BIRD
@@ -65,8 +66,14 @@ def battle_clearings(
     w = g.woodland
     faction = g.faction_of(seat)
     where = within if within is not None else range(1, 13)
-    # Every other faction is an enemy (no alliances among the base factions).
-    return tuple(c for c in where if w.warriors(faction, c) and w.has_other_pieces(faction, c))
+    pawn = w.pawn
+    if g.rules(seat).pawn:  # the Vagabond battles where his pawn is (Law 9.5.2)
+        return tuple(c for c in where if c == pawn and w.has_other_pieces(faction, c))
+    # Every other faction is an enemy (no alliances among the base factions); the Vagabond's
+    # pawn can be attacked (its items take the hits, Law 9.2.6).
+    return tuple(
+        c for c in where if w.warriors(faction, c) and (w.has_other_pieces(faction, c) or c == pawn)
+    )
 
 
 def _ambush_cards(g: RootState, seat: int, c: int) -> list[str]:
@@ -152,7 +159,12 @@ class Battle(Step):
                 return tuple(clearing_option(c) for c in where)
             if stage == "defender":
                 c = self.clearing
-                return tuple(seat_option(e) for e in g.enemies(self.attacker) if g.has_pieces(e, c))
+                pawn = g.woodland.pawn
+                return tuple(
+                    seat_option(e)
+                    for e in g.enemies(self.attacker)
+                    if g.has_pieces(e, c) or (pawn == c and g.rules(e).pawn)
+                )
             if stage == "ambush":
                 if g.players[self.attacker].crafted_with("scouting_party") is None:
                     cards = _ambush_cards(g, self.defender, self.clearing)
@@ -195,6 +207,9 @@ class Battle(Step):
                 continue
             if stage == "remove":
                 self.seat = self.removing
+                if g.rules(self.removing).pawn:  # the Vagabond damages items (Law 9.2.6)
+                    choices = sorted(set(g.rules(self.removing).hit_choices(g, self.removing)))
+                    return tuple(_damage_option(k) for k in choices)
                 kinds = sorted(set(g.pieces_of(self.removing, self.clearing)))
                 return tuple(_remove_option(k) for k in kinds)
             if stage == "triggered":
@@ -257,15 +272,16 @@ class Battle(Step):
 
     def _roll(self, g: RootState) -> None:
         """Law 4.3.2-4.3.3: roll, cap rolled hits by warriors, add automatic extra hits."""
-        w = g.woodland
         c = self.clearing
         a, b = roll_die(g), roll_die(g)
         self.dice = (a, b)
-        defending = w.warriors(g.faction_of(self.defender), c)
+        defending = g.rules(self.defender).battle_strength(g, self.defender, c)
         high, low = max(a, b), min(a, b)
         if g.rules(self.defender).guerrilla:  # Law 8.2.2 Guerrilla War: the defender deals high
             high, low = low, high
-        self.attacker_rolled = min(high, w.warriors(g.faction_of(self.attacker), c))
+        self.attacker_rolled = min(
+            high, g.rules(self.attacker).battle_strength(g, self.attacker, c)
+        )
         self.defender_rolled = min(low, defending)
         self.attacker_extra += g.rules(self.attacker).battle_extra_hits(g, self.attacker, True)
         self.defender_extra += g.rules(self.defender).battle_extra_hits(g, self.defender, False)
@@ -330,11 +346,16 @@ class Battle(Step):
         Returns the hits left that ``seat`` must choose pieces for."""
         if hits <= 0:
             return 0
+        rules = g.rules(seat)
+        if rules.pawn:  # each hit damages an undamaged item; more hits than items are lost
+            return min(hits, len(rules.hit_choices(g, seat)))
         c = self.clearing
         warriors = g.woodland.warriors(g.faction_of(seat), c)
         lost = min(hits, warriors)
         if lost:
-            g.remove_warriors(seat, c, lost, by=self._enemy(seat), trigger=False)
+            by = self._enemy(seat)
+            g.remove_warriors(seat, c, lost, by=by, trigger=False)
+            g.rules(by).removed_enemy(g, by, seat, "warrior", lost, by == self.attacker)
             if seat == self.attacker:
                 self.attacker_lost += lost
             else:
@@ -354,6 +375,7 @@ class Battle(Step):
     def _remove_piece(self, g: RootState, seat: int, kind: str) -> None:
         by = self._enemy(seat)
         g.remove_piece(seat, self.clearing, kind, by=by)
+        g.rules(by).removed_enemy(g, by, seat, kind, 1, by == self.attacker)
         if by == self.attacker:
             self.attacker_removed += 1
         else:
@@ -361,6 +383,18 @@ class Battle(Step):
 
     def _remove_one(self, g: RootState, kind: str) -> None:
         seat = self.removing
+        if g.rules(seat).pawn:
+            g.rules(seat).take_hit(g, seat, kind)
+            if seat == self.defender:
+                self.to_defender = min(
+                    self.to_defender - 1, len(g.rules(seat).hit_choices(g, seat))
+                )
+            else:
+                self.to_attacker = min(
+                    self.to_attacker - 1, len(g.rules(seat).hit_choices(g, seat))
+                )
+            self._next_removal(g)
+            return
         self._remove_piece(g, seat, kind)
         if seat == self.defender:
             self.to_defender = self._auto_pieces(g, seat, self.to_defender - 1)
@@ -401,7 +435,11 @@ class Battle(Step):
         only now, since warriors Field Hospitals places in the keep's clearing are back at once
         (Law 6.2.3), and the keep's clearing may be the clearing of battle."""
         stage = self.after
-        if stage == "roll" and g.woodland.warriors(g.faction_of(self.attacker), self.clearing) == 0:
+        if (
+            stage == "roll"
+            and not g.rules(self.attacker).pawn  # the pawn always remains (Law 4.3.1.II)
+            and g.woodland.warriors(g.faction_of(self.attacker), self.clearing) == 0
+        ):
             stage = "over"
             self._despot(g)
         if stage == "over":
@@ -435,6 +473,11 @@ def _distinct(cards: list[str]) -> list[str]:
 
 
 _REMOVE: dict[str, Option] = {}
+
+
+@option_cache
+def _damage_option(item: str) -> Option:
+    return Option(f"damage:{item}", f"damage a {item}", ("damage", item))
 
 
 def _remove_option(kind: str) -> Option:

@@ -128,3 +128,26 @@ class Faction:
         """Whether this faction (at ``seat``) forbids ``placer`` to place pieces in ``c``
         (the Marquise's keep, Law 6.2.2)."""
         return False
+
+    #: Whether this faction fights with a pawn, not warriors (the Vagabond, Law 9.2.2).
+    pawn: ClassVar[bool] = False
+
+    def battle_strength(self, g: RootState, seat: int, c: int) -> int:
+        """The cap on this faction's rolled hits in ``c`` (Law 4.3.2: its warriors there; the
+        Vagabond's undamaged swords); 0 makes it defenseless (Law 4.3.3.2)."""
+        return g.woodland.warriors(g.faction_of(seat), c)
+
+    def hit_choices(self, g: RootState, seat: int) -> tuple[str, ...]:
+        """For a pawn faction: what a hit it takes can damage (the Vagabond's undamaged items)."""
+        return ()
+
+    def take_hit(self, g: RootState, seat: int, choice: str) -> None:
+        """For a pawn faction: take one hit on ``choice`` (one of ``hit_choices``)."""
+        raise NotImplementedError
+
+    def removed_enemy(
+        self, g: RootState, seat: int, victim: int, kind: str, count: int, attacking: bool
+    ) -> None:
+        """Called on the remover after its battle hits removed ``count`` of ``victim``'s
+        ``kind`` pieces (``warrior`` or a building/token kind) (the Vagabond's relationships
+        and infamy, Law 9.2.9)."""

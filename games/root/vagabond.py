@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.contract import Option
 from games.rng import shuffle
+from games.root.battle import Battle
 from games.root.cards import CARD_BY_ID
 from games.root.faction import BIRDSONG, DAYLIGHT, EVENING, Faction, FactionBoard
 from games.root.hand_limit import HandLimit
@@ -87,6 +88,12 @@ VAGABOND_RULINGS: dict[str, str] = {
     "vagabond.refresh, keys refresh:<item> and refresh:<item>:damaged). Hideout (the Ranger) "
     "repairs up to three damaged items the same way (decision vagabond.hideout) and ends "
     "Daylight.",
+    "RV9": "In battle (Law 9.2.8) his rolled hits are capped by his undamaged swords, exhausted "
+    "ones included, and as defender he is defenseless (one extra hit, Law 4.3.3.2) with none. "
+    "Each hit he takes damages one undamaged item of his choice (decision battle.remove, keys "
+    "damage:<item>); hits beyond his undamaged items are lost. After an ambush his pawn always "
+    "remains, so the battle goes on. Other factions may attack his pawn where they have "
+    "warriors; he battles only in his pawn's clearing, exhausting a sword.",
 }
 
 #: Relationship values: Hostile, Indifferent, the two spaces after it, Allied.
@@ -530,6 +537,36 @@ class Vagabond(Faction):
     def craft_vp(self, g: RootState, seat: int, card: Card) -> int:
         return card.vp
 
+    pawn: ClassVar[bool] = True
+
+    def battle_strength(self, g: RootState, seat: int, c: int) -> int:
+        """Rolled hits are capped by undamaged swords (Law 9.2.8.1); with none he is
+        defenseless (RV9)."""
+        return board_of(g, seat).max_hits() if g.woodland.pawn == c else 0
+
+    def hit_choices(self, g: RootState, seat: int) -> tuple[str, ...]:
+        return tuple(i for i, _, d in board_of(g, seat).items if not d)
+
+    def take_hit(self, g: RootState, seat: int, choice: str) -> None:
+        board_of(g, seat).damage(choice)
+        g.emit("damage", seat=seat, item=choice)
+
+    def removed_enemy(
+        self, g: RootState, seat: int, victim: int, kind: str, count: int, attacking: bool
+    ) -> None:
+        """RV4, RV5: removing a warrior makes its faction Hostile; each piece of a Hostile
+        faction removed in battle on his turn scores 1 VP of infamy."""
+        board = board_of(g, seat)
+        faction = g.faction_of(victim)
+        own_turn = attacking and g.current == seat
+        vp = 0
+        for _ in range(count):
+            if kind == "warrior":
+                vp += warrior_removed(board, faction, infamy_allowed=own_turn)
+            else:
+                vp += infamy(board, faction, in_battle=True, own_turn=own_turn)
+        g.score(seat, vp, "infamy")
+
 
 # -- the turn ------------------------------------------------------------------------------------
 
@@ -604,6 +641,8 @@ def daylight_options(g: RootState, seat: int) -> list[Option]:
                     )
     for qid in quest_options(board, suit):
         found.append(_opt(f"quest:{qid}", f"quest {qid}", "quest", qid))
+    if SWORD in ready and present(g, seat, c):
+        found.append(_opt("battle", "battle", "battle"))
     if CROSSBOW in ready:
         for s in present(g, seat, c):
             faction = g.faction_of(s)
@@ -771,6 +810,10 @@ class VagabondDaylight(Step):
                 board.exhaust(BOOT)
             g.woodland.place_pawn(value[1])  # the pawn is no warrior: no Outrage (RV6)
             g.emit("pawn_move", seat=seat, src=c, dst=value[1])
+        elif verb == "battle":
+            assert c is not None
+            board.exhaust(SWORD)
+            g.push(Battle(seat, (c,)))
         elif verb == "explore":
             assert c is not None
             board.exhaust(TORCH)

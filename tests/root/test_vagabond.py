@@ -7,6 +7,8 @@ from collections import Counter
 
 import pytest
 
+from games.root import battle as battle_module
+from games.root.battle import Battle
 from games.root.cards import CARD_BY_ID
 from games.root.items import (
     BAG,
@@ -480,3 +482,68 @@ def test_rv7_rv3_evening_rests_only_in_a_forest_draws_and_removes_excess() -> No
     g2.stack = [VagabondEvening(seat2)]
     g2.resume()
     assert board2.count(BOOT) == 1
+
+
+def fixed_dice(monkeypatch: pytest.MonkeyPatch, *rolls: int) -> None:
+    values = iter(rolls)
+    monkeypatch.setattr(battle_module, "roll_die", lambda g: next(values))
+
+
+def test_rv5_rv9_vagabond_battle_caps_hits_by_swords_and_scores_infamy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """RV9: hits capped by undamaged swords; RV5: the first warrior makes the Marquise
+    Hostile (no infamy), each later piece removed in that battle on his turn scores 1."""
+    g, seat = vagabond_game(character=THIEF)
+    board = vb(g, seat)
+    board.gain(SWORD)
+    m = g.seat_of[MARQUISE]
+    c = next(c for c in CLEARING_IDS if g.woodland.warriors(MARQUISE, c) and c != 1)
+    g.woodland.place_warriors(MARQUISE, c, 3)
+    g.players[m].hand = []  # no ambush
+    step = daylight_at(g, seat, c)
+    fixed_dice(monkeypatch, 3, 0)
+    do(g, step, "battle")
+    g.resume()
+    assert board.hostile(MARQUISE)
+    assert g.players[seat].vp == 1  # two warriors removed: the second scores infamy
+    assert board.count(SWORD, ready=True) == 1
+
+
+def test_rv9_marquise_hits_damage_items_the_vagabond_chooses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """RV9: each hit on the Vagabond damages an undamaged item of his choice."""
+    g, seat = vagabond_game(character=THIEF)
+    board = vb(g, seat)
+    m = g.seat_of[MARQUISE]
+    c = next(c for c in CLEARING_IDS if g.woodland.warriors(MARQUISE, c) >= 1)
+    g.woodland.place_warriors(MARQUISE, c, 2)
+    g.woodland.place_pawn(c)
+    g.players[seat].hand = []
+    g.current = m
+    fixed_dice(monkeypatch, 2, 1)
+    g.stack = [Battle(m, (c,))]
+    g.resume()
+    if decision_kind(g) == "battle.defender":
+        choose_key(g, f"seat:{seat}")
+    assert decision_kind(g) == "battle.remove"
+    assert sorted(o.key for o in g.pending()[0].options) == [
+        "damage:boot",
+        "damage:sword",
+        "damage:tea",
+        "damage:torch",
+    ]
+    choose_key(g, "damage:tea")
+    choose_key(g, "damage:boot")
+    assert sorted(i for i, _, d in board.items if d) == [BOOT, TEA]
+    assert g.woodland.warriors(MARQUISE, c) >= 2  # one sword: one hit back at most
+
+
+def decision_kind(g: RootState) -> str:
+    return g.pending()[0].kind if g.pending() else ""
+
+
+def choose_key(g: RootState, key: str) -> None:
+    d = g.pending()[0]
+    g.apply(d.seat, [o.key for o in d.options].index(key))
