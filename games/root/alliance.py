@@ -375,6 +375,8 @@ def revolt(g: RootState, seat: int, c: int) -> None:
         for kind in g.pieces_of(enemy, c):
             g.remove_piece(enemy, c, kind, by=seat)
     # The Vagabond (Law 9.2.2.1 Full Removal): a revolt with his pawn here damages three items.
+    for enemy in g.enemies(seat):
+        g.rules(enemy).full_removal(g, enemy, c, seat)
     suit = g.clearing_suit(c)
     base = BASE_OF_SUIT[suit]
     w.add_building(ALLIANCE, base, c)

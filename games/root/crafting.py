@@ -141,5 +141,6 @@ def favor(g: RootState, seat: int, suit: str) -> None:
                 lost.append((enemy, c, n))
             for kind in g.pieces_of(enemy, c):
                 g.remove_piece(enemy, c, kind, by=seat)
+            g.rules(enemy).full_removal(g, enemy, c, seat)  # the Vagabond, Law 9.2.2.1
     for enemy, c, n in lost:
         g.rules(enemy).warriors_removed(g, enemy, c, n)

@@ -151,3 +151,7 @@ class Faction:
         """Called on the remover after its battle hits removed ``count`` of ``victim``'s
         ``kind`` pieces (``warrior`` or a building/token kind) (the Vagabond's relationships
         and infamy, Law 9.2.9)."""
+
+    def full_removal(self, g: RootState, seat: int, c: int, by: int) -> None:
+        """Called after an effect of ``by`` removed every enemy piece in ``c`` (a revolt, a
+        favor card): the Vagabond's Full Removal (Law 9.2.2.1)."""

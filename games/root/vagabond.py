@@ -78,9 +78,10 @@ VAGABOND_RULINGS: dict[str, str] = {
     "003 gives VP for any removal: the Law is followed).",
     "RV6": "The pawn is not a warrior (Law 9.2.2): it cannot be removed and rules nothing; a "
     "Vagabond move never triggers the Alliance's Outrage (Law 8.2.6 speaks of warriors moving "
-    "in). An effect that removes every enemy piece in his clearing (a revolt) damages three of "
-    "his undamaged items instead, the Vagabond choosing which (all of them if he has three or "
-    "fewer); seed 003 says nothing of it.",
+    "in). Full Removal (Law 9.2.2.1): an effect that removes every enemy piece in his clearing "
+    "(a revolt, a favor card) damages three of his undamaged items, the Vagabond choosing one "
+    "at a time (decision vagabond.damage), all of them without a choice if he has three or "
+    "fewer; seed 003 says nothing of it.",
     "RV7": "Resting (Law 9.6.1): in Evening, if the pawn is in a forest, he repairs every "
     "damaged item (seed 003 lets him rest anywhere: the Law is followed).",
     "RV8": "Birdsong refresh (Law 9.4.1): when no more items are exhausted than he may refresh, "
@@ -404,19 +405,6 @@ def warrior_removed(board: VagabondBoard, faction: str, *, infamy_allowed: bool)
     return vp
 
 
-def revolt_damage(board: VagabondBoard, chosen: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """A revolt in his clearing damages three undamaged items (RV6): ``chosen`` first, then
-    the rest in item order; returns the items damaged."""
-    damaged: list[str] = []
-    for item in (*chosen, *sorted(i for i, _, d in board.items if not d)):
-        if len(damaged) == 3:
-            break
-        if board.count(item) > 0:
-            board.damage(item)
-            damaged.append(item)
-    return tuple(damaged)
-
-
 def capacity_after_evening(board: VagabondBoard) -> int:
     """Items he must remove at the end of Evening."""
     return board.over_capacity()
@@ -551,6 +539,12 @@ class Vagabond(Faction):
         board_of(g, seat).damage(choice)
         g.emit("damage", seat=seat, item=choice)
 
+    def full_removal(self, g: RootState, seat: int, c: int, by: int) -> None:
+        """RV6: every enemy piece in his clearing removed: he damages three items."""
+        if g.woodland.pawn == c:
+            g.emit("full_removal", seat=seat, clearing=c)
+            g.push(DamageItems(seat, FULL_REMOVAL_DAMAGE))
+
     def removed_enemy(
         self, g: RootState, seat: int, victim: int, kind: str, count: int, attacking: bool
     ) -> None:
@@ -566,6 +560,41 @@ class Vagabond(Faction):
             else:
                 vp += infamy(board, faction, in_battle=True, own_turn=own_turn)
         g.score(seat, vp, "infamy")
+
+
+FULL_REMOVAL_DAMAGE = 3
+
+
+class DamageItems(Step):
+    """Damage ``left`` undamaged items of his choice, one at a time (all of them without a
+    choice when he has no more than that) (RV6)."""
+
+    __slots__ = ("left",)
+    name = "vagabond"
+
+    def __init__(self, seat: int, left: int) -> None:
+        super().__init__(seat, "damage")
+        self.left = left
+
+    def advance(self, g: RootState) -> Options:
+        board = board_of(g, self.seat)
+        undamaged = [i for i, _, d in board.items if not d]
+        if self.left <= 0 or not undamaged:
+            return FINISHED
+        if len(undamaged) <= self.left:
+            for item in undamaged:
+                board.damage(item)
+            g.emit("damage", seat=self.seat, items=tuple(sorted(undamaged)))
+            self.left = 0
+            return FINISHED
+        return tuple(
+            _opt(f"damage:{i}", f"damage a {i}", "damage", i) for i in sorted(set(undamaged))
+        )
+
+    def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
+        board_of(g, self.seat).damage(value[1])
+        g.emit("damage", seat=self.seat, items=(value[1],))
+        self.left -= 1
 
 
 # -- the turn ------------------------------------------------------------------------------------

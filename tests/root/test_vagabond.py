@@ -10,6 +10,7 @@ import pytest
 from games.root import battle as battle_module
 from games.root.battle import Battle
 from games.root.cards import CARD_BY_ID
+from games.root.crafting import favor
 from games.root.items import (
     BAG,
     BOOT,
@@ -46,7 +47,6 @@ from games.root.vagabond import (
     complete_quest,
     infamy,
     quest_options,
-    revolt_damage,
     set_up,
     warrior_removed,
 )
@@ -209,14 +209,6 @@ def test_quests_need_ready_items_and_score_by_suit() -> None:
     assert complete_quest(board, "mouse_escort") == 2
     assert quest_options(board, MOUSE) == ()
     assert board.quest_deck == []
-
-
-def test_rv6_revolt_damages_three_items() -> None:
-    """RV6: a revolt in his clearing damages three undamaged items, his choice first."""
-    board = board_with(BOOT, SWORD, TORCH, TEA, HAMMER)
-    assert revolt_damage(board, (TORCH,)) == (TORCH, BOOT, HAMMER)
-    assert board.count(SWORD) == 1 and board.count(TORCH) == 0
-    assert revolt_damage(board) == (SWORD, TEA)
 
 
 def test_board_copy_canonical_and_public_round_trip() -> None:
@@ -547,3 +539,36 @@ def decision_kind(g: RootState) -> str:
 def choose_key(g: RootState, key: str) -> None:
     d = g.pending()[0]
     g.apply(d.seat, [o.key for o in d.options].index(key))
+
+
+def test_rv6_full_removal_damages_three_items_of_his_choice() -> None:
+    """RV6: a favor (like a revolt) removing every enemy piece in his clearing damages three
+    of his items, chosen one at a time; his pawn stays."""
+    g, seat = vagabond_game(character=THIEF)
+    board = vb(g, seat)
+    board.gain(HAMMER)
+    m = g.seat_of[MARQUISE]
+    c = 1
+    g.woodland.place_pawn(c)
+    g.stack = []
+    favor(g, m, g.clearing_suit(c))
+    g.resume()
+    assert decision_kind(g) == "vagabond.damage"
+    choose_key(g, "damage:hammer")
+    choose_key(g, "damage:tea")
+    assert decision_kind(g) == "vagabond.damage"
+    choose_key(g, "damage:torch")
+    assert sorted(i for i, _, d in board.items if d) == [HAMMER, TEA, TORCH]
+    assert g.woodland.pawn == c
+
+
+def test_rv6_pawn_moves_never_outrage(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RV6: the pawn's moves call no enemy_moved hook (no Outrage)."""
+    g, seat = vagabond_game()
+    calls: list[int] = []
+    rules = g.rules(g.seat_of[MARQUISE])
+    monkeypatch.setattr(type(rules), "enemy_moved", lambda self, g, s, mover, c: calls.append(c))
+    dst = g.board.neighbours[1][0]
+    step = daylight_at(g, seat, 1)
+    do(g, step, f"move:{dst}")
+    assert calls == [] and g.woodland.pawn == dst
