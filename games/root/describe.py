@@ -69,6 +69,10 @@ _LINES: dict[str, Any] = {
         f"  {_p(d['seat'])} activates {_card(d['card'])} at {d['vp']} VP: no more VP, "
         "it wins by ruling instead"
     ),
+    "coalition_formed": lambda d: (
+        f"  {_p(d['seat'])} activates {_card(d['card'])} at {d['vp']} VP to form a coalition "
+        f"with {_p(d['partner'])}: no more VP, it wins when they win"
+    ),
     "dominance_taken": lambda d: (
         f"  {_p(d['seat'])} takes the available {_card(d['card'])} for {_card(d['spent'])}"
     ),

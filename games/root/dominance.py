@@ -16,6 +16,12 @@ The Law (Vagabottos/root, ``en-US.yml``, Victory > Dominance Cards; numbered in 
   into your hand by spending a card of its suit (birds are wild, but the bird dominance needs a
   bird card).
 
+- Coalitions (the Vagabond, Law 9.2.8): the Vagabond cannot activate a dominance card for its
+  own victory. Instead, with four or more players, he may activate one to form a coalition with
+  another player, who must have fewer VP than each other player except him and cannot be in a
+  coalition; on a tie he chooses one of the tied. He scores no more, and if that player wins,
+  he wins too (RT22, RT23).
+
 Seed 003 (【圧倒カード】) says the same. Two-player games leave the four cards out of the deck
 (``cards.standard_deck``), so none of this ever comes up there; the rules below do not look at
 the player count, only at where the cards are.
@@ -47,7 +53,9 @@ if TYPE_CHECKING:
 #: The card windows (``card_effects.WINDOWS``) that also offer dominance: "during your Daylight".
 DOMINANCE_WINDOWS: frozenset[str] = frozenset({"daylight_start", "daylight_end"})
 #: Option verbs of the dominance options (answered by ``choose``).
-VERBS: frozenset[str] = frozenset({"activate", "take"})
+VERBS: frozenset[str] = frozenset({"activate", "take", "coalition"})
+#: Coalitions need four or more players (Law 9.2.8).
+COALITION_MIN_PLAYERS = 4
 _DOMINANCE: frozenset[str] = frozenset(DOMINANCE_IDS)
 
 
@@ -61,6 +69,29 @@ def activate_option(card: str) -> Option:
 @option_cache
 def take_option(card: str, spent: str) -> Option:
     return Option(f"take:{card}:{spent}", f"take {card} by spending {spent}", ("take", card, spent))
+
+
+@option_cache
+def coalition_option(card: str, partner: int) -> Option:
+    return Option(
+        f"coalition:{card}:{partner}",
+        f"activate {CARD_BY_ID[card].name} ({card}) to form a coalition with seat {partner}",
+        ("coalition", card, partner),
+    )
+
+
+def coalition_partners(g: RootState, seat: int) -> tuple[int, ...]:
+    """The seats ``seat`` may form a coalition with (Law 9.2.8, RT22): those with the fewest VP
+    among the other players whose score marker is on the track (a seat that activated a
+    dominance card, or is in a coalition, is neither a partner nor compared); all of them on a
+    tie. Empty with fewer than four players."""
+    if g.n < COALITION_MIN_PLAYERS:
+        return ()
+    on_track = [p for p in g.players if p.seat != seat and p.dominance is None]
+    if not on_track:
+        return ()
+    fewest = min(p.vp for p in on_track)
+    return tuple(p.seat for p in on_track if p.vp == fewest)
 
 
 def is_dominance(card_id: str) -> bool:
@@ -91,7 +122,12 @@ def options(g: RootState, seat: int) -> list[Option]:
     player = g.players[seat]
     found: list[Option] = []
     if player.dominance is None and player.vp >= DOMINANCE_MIN_VP:
-        found.extend(activate_option(c) for c in sorted(set(player.hand)) if c in _DOMINANCE)
+        mine = [c for c in sorted(set(player.hand)) if c in _DOMINANCE]
+        if g.rules(seat).can_form_coalition:  # the Vagabond: a coalition instead (RT22)
+            partners = coalition_partners(g, seat) if mine else ()
+            found.extend(coalition_option(c, s) for c in mine for s in partners)
+        else:
+            found.extend(activate_option(c) for c in mine)
     if g.available:
         hand = _distinct(player.hand)
         for card_id in sorted(g.available):
@@ -113,6 +149,13 @@ def choose(g: RootState, seat: int, value: tuple[Any, ...]) -> None:
         player.dominance = card_id
         g.emit("dominance_activated", seat=seat, card=card_id, vp=player.vp)
         return
+    if value[0] == "coalition":
+        card_id, partner = value[1], value[2]
+        player.hand.remove(card_id)
+        player.dominance = card_id  # in his play area for good; he scores no more (RT19)
+        player.coalition = partner
+        g.emit("coalition_formed", seat=seat, card=card_id, partner=partner, vp=player.vp)
+        return
     card_id, spent = value[1], value[2]
     g.spend(seat, spent, "take_dominance")
     g.available.remove(card_id)
@@ -123,8 +166,8 @@ def choose(g: RootState, seat: int, value: tuple[Any, ...]) -> None:
 def ruled_goal(g: RootState, seat: int) -> tuple[int, ...]:
     """The clearings that fulfil ``seat``'s activated dominance (empty if not fulfilled)."""
     card_id = g.players[seat].dominance
-    if card_id is None:
-        return ()
+    if card_id is None or g.players[seat].coalition is not None:
+        return ()  # a coalition's card wins nothing by itself (RT22)
     suit = CARD_BY_ID[card_id].suit
     faction = g.faction_of(seat)
     w = g.woodland

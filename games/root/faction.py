@@ -77,6 +77,9 @@ class Faction:
     watches_moves: ClassVar[bool] = False
     #: Guerrilla War (the Alliance, Law 8.2.2): as defender this faction deals the higher roll.
     guerrilla: ClassVar[bool] = False
+    #: The Vagabond (Law 9.2.8 with 3.3): activates a dominance card only to form a coalition
+    #: (four or more players), never for its own dominance victory (``dominance.options``).
+    can_form_coalition: ClassVar[bool] = False
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()

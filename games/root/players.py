@@ -11,7 +11,18 @@ from games.root.faction import FactionBoard
 class Player:
     """A seat's side of the current game. ``hand`` is private; the rest is public."""
 
-    __slots__ = ("board", "crafted", "dominance", "faction", "hand", "items", "seat", "used", "vp")
+    __slots__ = (
+        "board",
+        "coalition",
+        "crafted",
+        "dominance",
+        "faction",
+        "hand",
+        "items",
+        "seat",
+        "used",
+        "vp",
+    )
 
     def __init__(self, seat: int, faction: str, board: FactionBoard) -> None:
         self.seat = seat
@@ -28,6 +39,9 @@ class Player:
         #: The activated dominance card (Law 3.3.1), in the play area for good; None if none.
         #: While set, the seat scores no VP (``vp`` stays as it was when activated).
         self.dominance: str | None = None
+        #: The seat this Vagabond formed a coalition with by activating ``dominance`` (Law
+        #: 9.2.8, RT22): he wins when it wins. None if none.
+        self.coalition: int | None = None
 
     def crafted_with(self, effect: str) -> str | None:
         """The card id of the crafted card with ``effect`` (at most one: Law 4.1.4), or None."""
@@ -47,6 +61,7 @@ class Player:
         new.used = self.used
         new.board = self.board.copy()
         new.dominance = self.dominance
+        new.coalition = self.coalition
         return new
 
     def canonical(self) -> tuple[Any, ...]:
@@ -60,4 +75,5 @@ class Player:
             self.used,
             self.board.canonical(),
             self.dominance,
+            self.coalition,
         )

@@ -93,6 +93,7 @@ def from_view(view: RootView, seed: int) -> RootState:
         player.items = list(p.items)
         player.used = tuple(p.used)
         player.dominance = p.dominance or None
+        player.coalition = None if p.coalition < 0 else p.coalition
         g.players.append(player)
     g.seat_of = {p.faction: p.seat for p in g.players}
     g.players[seat].hand = list(view.players[seat].hand)

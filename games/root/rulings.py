@@ -102,6 +102,24 @@ CORE_RULINGS: dict[str, str] = {
     "order (Law 5.1 step 7: Marquise, Eyrie, Alliance, Vagabond) whatever their seats: setup "
     "order is not turn order. A lineup with a faction whose rules are not in the engine is "
     "refused (InvalidConfig naming it).",
+    "RT22": "Coalitions (Law 9.2.8 with 3.3; four or more players only): a faction whose rules say "
+    "can_form_coalition (the Vagabond) never activates a dominance card for its own victory; "
+    "instead, in the same Daylight windows as RT17 and with at least 10 VP (Law 3.3.1), it "
+    "activates one to form a coalition with another player (one option "
+    "coalition:<card>:<seat> per card and partner). The partner must have the fewest VP among "
+    "the other players whose score marker is on the track: a seat that activated a dominance "
+    "card (or is in a coalition) is neither a partner nor compared; on a tie each tied seat "
+    "is an option (he chooses, the Law). He then scores no more (RT19), his card wins nothing "
+    "by ruling, and the card stays in his play area for good; the observation shows the "
+    "partner (coalition, -1 if none). With three players a Vagabond cannot activate dominance "
+    "cards at all.",
+    "RT23": "A coalition wins together: when the partner wins (30 VP or dominance) the Vagabond wins "
+    "too. The Outcome ranks the partner first and the Vagabond second, then the others as "
+    "RT16, and tiebreak['winners'] lists both (the winner alone otherwise); "
+    "tiebreak['coalition'] gives each seat's partner (-1 if none). Whoever wins, and in a "
+    "game stopped by the decision limit (RT16, four seats), a Vagabond in a coalition is "
+    "ranked right after his partner. The tournament's ratings read the ranking only, so they "
+    "count the partner above the Vagabond (not a shared first place).",
 }
 
 RULINGS: dict[str, str] = {

@@ -256,12 +256,21 @@ class RootState(GameState):
         wins = [sum(1 for w, _ in self.winners if w == s) for s in range(self.n)]
         if self.n > 2:
             # One game (the Law): the winner first (by 30 VP or by dominance), then the others
-            # by VP (a dominance card freezes them), ties by the turn order (RT16).
+            # by VP (a dominance card freezes them), ties by the turn order (RT16); a Vagabond in
+            # a coalition right after his partner, and with it a winner (RT23).
             winner = self.winners[-1][0]
-            others = sorted((s for s in range(self.n) if s != winner), key=self._vp_order(totals))
-            tiebreak = {"games": tuple(self.results), "wins": tuple(wins)}
+            ranking = self._coalition_order(
+                (
+                    winner,
+                    *sorted((s for s in range(self.n) if s != winner), key=self._vp_order(totals)),
+                )
+            )
+            winners = (winner, *(p.seat for p in self.players if p.coalition == winner))
+            tiebreak: dict[str, Any] = {"games": tuple(self.results), "wins": tuple(wins)}
             tiebreak["dominance"] = tuple(p.dominance or "" for p in self.players)
-            return Outcome(totals, (winner, *others), tiebreak)
+            tiebreak["winners"] = winners
+            tiebreak["coalition"] = self._coalitions()
+            return Outcome(totals, ranking, tiebreak)
         # RT3: ties in total go to more games won, then the faster win, then the seat that did
         # not start game 1.
         fastest = [
@@ -274,6 +283,24 @@ class RootState(GameState):
         ranking = tuple(sorted(range(self.n), key=key))
         return Outcome(totals, ranking, {"games": tuple(self.results), "wins": tuple(wins)})
 
+    def _coalition_order(self, ranking: tuple[int, ...]) -> tuple[int, ...]:
+        """``ranking`` with each Vagabond in a coalition moved to just after his partner
+        (RT23: he shares its fate)."""
+        allied = {p.seat: p.coalition for p in self.players if p.coalition is not None}
+        if not allied:
+            return ranking
+        out: list[int] = []
+        for s in ranking:
+            if s in allied:
+                continue
+            out.append(s)
+            out.extend(v for v, partner in sorted(allied.items()) if partner == s)
+        return tuple(out)
+
+    def _coalitions(self) -> tuple[int, ...]:
+        """Each seat's coalition partner, -1 if none (RT23)."""
+        return tuple(-1 if p.coalition is None else p.coalition for p in self.players)
+
     def _vp_order(self, totals: tuple[int, ...]) -> Any:
         """Sort key of a three-player ranking (RT16): more VP first; equal VP go to the seat
         later in the turn order from the start player (it took no more turns than the others)."""
@@ -282,12 +309,18 @@ class RootState(GameState):
 
     def adjudicate(self) -> Outcome:
         """RT4: an unfinished contest is ranked by total VP so far; ties to the seat that is not
-        taking the current turn (it had fewer turns), then the lower seat. Three players: by VP,
-        ties by the turn order (RT16)."""
+        taking the current turn (it had fewer turns), then the lower seat. Three or four
+        players: by VP, ties by the turn order (RT16), a Vagabond in a coalition right after his
+        partner (RT23)."""
         totals = self.totals()
         if self.n > 2:
-            ranking = tuple(sorted(range(self.n), key=self._vp_order(totals)))
-            return Outcome(totals, ranking, {"adjudicated": True, "games": tuple(self.results)})
+            ranking = self._coalition_order(
+                tuple(sorted(range(self.n), key=self._vp_order(totals)))
+            )
+            tiebreak: dict[str, Any] = {"adjudicated": True, "games": tuple(self.results)}
+            if any(p.coalition is not None for p in self.players):
+                tiebreak["coalition"] = self._coalitions()
+            return Outcome(totals, ranking, tiebreak)
         ranking = tuple(sorted(range(self.n), key=lambda s: (-totals[s], s == self.current, s)))
         return Outcome(totals, ranking, {"adjudicated": True, "games": tuple(self.results)})
 

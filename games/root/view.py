@@ -46,6 +46,8 @@ class PlayerView(NamedTuple):
     board: tuple[tuple[str, Any], ...]
     #: The dominance card this seat activated (Law 3.3.1: it scores no more VP), "" if none.
     dominance: str = ""
+    #: The seat this Vagabond formed a coalition with (Law 9.2.8, RT22), -1 if none.
+    coalition: int = -1
 
 
 class StepView(NamedTuple):
@@ -120,6 +122,7 @@ def observe(g: RootState, seat: int | None) -> RootView:
             g.warriors_in_supply(p.seat),
             _board(p, seat),
             p.dominance or "",
+            -1 if p.coalition is None else p.coalition,
         )
         for p in g.players
     )

@@ -266,6 +266,7 @@ class RootPlayer(_message.Message):
     BOARD_FIELD_NUMBER: _builtins.int
     USED_FIELD_NUMBER: _builtins.int
     DOMINANCE_FIELD_NUMBER: _builtins.int
+    COALITION_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     faction: _builtins.str
     vp: _builtins.int
@@ -274,6 +275,10 @@ class RootPlayer(_message.Message):
     dominance: _builtins.str
     """The dominance card this seat activated (e.g. "dominance_fox"), "" if none: it scores no
     more VP (vp stays as it was) and wins by ruling clearings instead (Law 3.3.1).
+    """
+    coalition: _builtins.int
+    """The seat this Vagabond formed a coalition with by activating his dominance card (Law
+    9.2.8; four or more players), -1 if none: he scores no more and wins when that seat wins.
     """
     @_builtins.property
     def hand(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -309,10 +314,11 @@ class RootPlayer(_message.Message):
         board: _abc.Iterable[Global___RootValue] | None = ...,
         used: _abc.Iterable[_builtins.str] | None = ...,
         dominance: _builtins.str = ...,
+        coalition: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["board", b"board", "crafted", b"crafted", "dominance", b"dominance", "faction", b"faction", "hand", b"hand", "hand_count", b"hand_count", "items", b"items", "seat", b"seat", "used", b"used", "vp", b"vp", "warriors_in_supply", b"warriors_in_supply"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["board", b"board", "coalition", b"coalition", "crafted", b"crafted", "dominance", b"dominance", "faction", b"faction", "hand", b"hand", "hand_count", b"hand_count", "items", b"items", "seat", b"seat", "used", b"used", "vp", b"vp", "warriors_in_supply", b"warriors_in_supply"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

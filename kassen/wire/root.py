@@ -68,6 +68,7 @@ def _player(p: PlayerView) -> pb.RootPlayer:
         warriors_in_supply=p.warriors_in_supply,
         board=[_value(k, v) for k, v in p.board],
         dominance=p.dominance,
+        coalition=p.coalition,
     )
 
 
@@ -195,6 +196,7 @@ def view_from_proto(msg: pb.RootObservation) -> RootView:
                 p.warriors_in_supply,
                 tuple(_value_from(b) for b in p.board),
                 p.dominance,
+                p.coalition,
             )
             for p in msg.players
         ),
