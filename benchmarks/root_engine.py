@@ -1,11 +1,13 @@
-"""Random Root games per second, in-process, on one core (issue 6's and issue 13's benchmark).
+"""Random Root games per second, in-process, on one core (issues 6, 13 and 14's benchmark).
 
     python benchmarks/root_engine.py [--seconds 3] [--repeats 5] [--profile]
 
 Times the bare engine contract (``pending`` / ``apply`` with a uniformly random option, what a
 search bot's playout does) for two-player one-game and two-game contests on both maps and for
 three-player games (Marquise, Eyrie, Woodland Alliance; once the Alliance is in the engine, both
-maps; target: 30,000 decisions/s on Autumn as for two players), and reports games/s
+maps; target: 30,000 decisions/s on Autumn as for two players) and four-player games (all four
+factions; once the Vagabond is in the engine, both maps, else skipped with the reason printed;
+issue 14's target: 30,000 decisions/s), and reports games/s
 and decisions/s (best of ``--repeats`` CPU-time windows: a shared machine only adds noise).
 A random game that wanders is cut at ``MAX_DECISIONS`` (the referee's adjudication limit does
 the same over the wire); how many were cut is reported. ``--profile`` prints a cProfile top 25.
@@ -77,7 +79,15 @@ def measure(
 
 
 #: (players, map, games in the contest).
-CONFIGS = ((2, "autumn", 1), (2, "winter", 1), (2, "autumn", 2), (3, "autumn", 1), (3, "winter", 1))
+CONFIGS = (
+    (2, "autumn", 1),
+    (2, "winter", 1),
+    (2, "autumn", 2),
+    (3, "autumn", 1),
+    (3, "winter", 1),
+    (4, "autumn", 1),
+    (4, "winter", 1),
+)
 
 
 def run(seconds: float, repeats: int, batch: int = 20) -> list[Figure]:
@@ -101,7 +111,11 @@ def run(seconds: float, repeats: int, batch: int = 20) -> list[Figure]:
                 label = f"{board}, {players} players"
             print(f"{label:<22}{rate:>9.1f}{decisions:>13.0f}{per_game:>16.0f}{played:>7}{cut:>5}")
     figures = []
-    for players, board, label in ((2, "autumn", "one game"), (3, "autumn", "3 players")):
+    for players, board, label in (
+        (2, "autumn", "one game"),
+        (3, "autumn", "3 players"),
+        (4, "autumn", "4 players"),
+    ):
         found = rates.get((players, board, 1))
         if found is None:
             continue
