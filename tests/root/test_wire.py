@@ -13,6 +13,7 @@ from kassen import wire
 from kassen.wire.root import ViewEncoder, view_to_proto
 
 THREE = unavailable(3)
+FOUR = unavailable(4)
 
 
 @pytest.mark.parametrize(
@@ -22,6 +23,8 @@ THREE = unavailable(3)
         ("winter", 2),
         pytest.param("autumn", 3, marks=pytest.mark.skipif(THREE is not None, reason=f"{THREE}")),
         pytest.param("winter", 3, marks=pytest.mark.skipif(THREE is not None, reason=f"{THREE}")),
+        pytest.param("autumn", 4, marks=pytest.mark.skipif(FOUR is not None, reason=f"{FOUR}")),
+        pytest.param("winter", 4, marks=pytest.mark.skipif(FOUR is not None, reason=f"{FOUR}")),
     ],
 )
 def test_root_views_and_options_round_trip(board: str, players: int) -> None:
