@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    import random
+
     from games.root.cards import Card
     from games.root.state import RootState
     from games.root.steps import Step
@@ -59,6 +61,10 @@ class FactionBoard:
     def warriors_off_map(self) -> int:
         """Warriors out of the supply but not on the map (the Alliance's officers)."""
         return 0
+
+    def redeal_hidden(self, rng: random.Random) -> None:
+        """Shuffle again what no seat can see on this board that is not a card of the deck
+        (the Vagabond's quest deck and ruin items): determinization (RT6)."""
 
 
 class Faction:

@@ -582,6 +582,7 @@ class RootState(GameState):
                     if hidden:
                         p.board.set_hidden_cards(rest[:hidden])
                         rest = rest[hidden:]
+                p.board.redeal_hidden(rng)  # the Vagabond's quest deck and ruin items (RV10)
             new.deck = list(rest)
             new.rng = random.Random(rng.getrandbits(64))
             if view is None:

@@ -21,6 +21,7 @@ Rulings: ``VAGABOND_RULINGS`` (where seed 003 and the Law differ, the Law is fol
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -89,6 +90,10 @@ VAGABOND_RULINGS: dict[str, str] = {
     "vagabond.refresh, keys refresh:<item> and refresh:<item>:damaged). Hideout (the Ranger) "
     "repairs up to three damaged items the same way (decision vagabond.hideout) and ends "
     "Daylight.",
+    "RV10": "The quest deck's order and the items under unexplored ruins are hidden from every "
+    "seat, the Vagabond included (explored items are shown): determinization (RT6) shuffles "
+    "the quest cards not face up or completed, and deals the ruin items not yet explored to the "
+    "ruins left, from what is known alone.",
     "RV9": "In battle (Law 9.2.8) his rolled hits are capped by his undamaged swords, exhausted "
     "ones included, and as defender he is defenseless (one extra hit, Law 4.3.3.2) with none. "
     "Each hit he takes damages one undamaged item of his choice (decision battle.remove, keys "
@@ -191,6 +196,7 @@ class VagabondBoard(FactionBoard):
         "aids",
         "character",
         "completed",
+        "explored",
         "items",
         "quest_deck",
         "quests",
@@ -205,6 +211,8 @@ class VagabondBoard(FactionBoard):
         self.quests: list[str] = []
         self.completed: list[str] = []
         self.ruins: dict[int, str] = {}
+        #: Items taken from ruins so far (public: explored items are shown).
+        self.explored: list[str] = []
         self.relations: dict[str, int] = {}
         #: Aids given to each faction this turn (reset at the start of his turn).
         self.aids: dict[str, int] = {}
@@ -217,6 +225,7 @@ class VagabondBoard(FactionBoard):
         new.quests = list(self.quests)
         new.completed = list(self.completed)
         new.ruins = dict(self.ruins)
+        new.explored = list(self.explored)
         new.relations = dict(self.relations)
         new.aids = dict(self.aids)
         return new
@@ -229,6 +238,7 @@ class VagabondBoard(FactionBoard):
             tuple(self.quests),
             tuple(self.completed),
             tuple(sorted(self.ruins.items())),
+            tuple(self.explored),
             tuple(sorted(self.relations.items())),
             tuple(sorted(self.aids.items())),
         )
@@ -242,6 +252,7 @@ class VagabondBoard(FactionBoard):
             "completed": tuple(self.completed),
             "quest_deck": len(self.quest_deck),
             "ruins": tuple(sorted(self.ruins)),
+            "explored": tuple(self.explored),
             "relations": tuple(sorted(self.relations.items())),
             "aids": tuple(sorted(self.aids.items())),
         }
@@ -255,11 +266,30 @@ class VagabondBoard(FactionBoard):
         board.completed = [str(q) for q in values["completed"]]
         seen = set(board.quests) | set(board.completed)
         board.quest_deck = [q.id for q in QUESTS if q.id not in seen][: int(values["quest_deck"])]
-        # The ruin items are face down: placeholders, in the box's order (RV2).
-        board.ruins = dict(zip((int(c) for c in values["ruins"]), RUIN_ITEMS, strict=False))
+        board.explored = [str(i) for i in values["explored"]]
+        # The ruin items are face down: those not explored yet, in sorted order until
+        # ``redeal_hidden`` deals them again (RV2).
+        board.ruins = dict(zip((int(c) for c in values["ruins"]), board.unexplored(), strict=False))
         board.relations = {str(f): int(v) for f, v in values["relations"]}
         board.aids = {str(f): int(v) for f, v in values["aids"]}
         return board
+
+    def unexplored(self) -> list[str]:
+        """The ruin items still under ruins, sorted (what anyone can know of them)."""
+        left = sorted(RUIN_ITEMS)
+        for item in self.explored:
+            left.remove(item)
+        return left
+
+    def redeal_hidden(self, rng: random.Random) -> None:
+        """RV10: the quest deck's order and which ruin holds which item are unknown to every
+        seat: shuffle them again from what is known (never from the truth)."""
+        deck = sorted(self.quest_deck)
+        shuffle(rng, deck)
+        self.quest_deck = deck
+        items = self.unexplored()
+        shuffle(rng, items)
+        self.ruins = dict(zip(sorted(self.ruins), items, strict=False))
 
     # -- counting ------------------------------------------------------------------------------
 
@@ -847,6 +877,7 @@ class VagabondDaylight(Step):
             assert c is not None
             board.exhaust(TORCH)
             item = board.ruins.pop(c)
+            board.explored.append(item)
             board.gain(item)
             g.woodland.remove_ruin(c)
             g.emit("explore", seat=seat, clearing=c, item=item)

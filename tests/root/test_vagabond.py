@@ -572,3 +572,28 @@ def test_rv6_pawn_moves_never_outrage(monkeypatch: pytest.MonkeyPatch) -> None:
     step = daylight_at(g, seat, 1)
     do(g, step, f"move:{dst}")
     assert calls == [] and g.woodland.pawn == dst
+
+
+def test_rv10_determinize_shuffles_quest_deck_and_unexplored_ruin_items() -> None:
+    """RV10: a sample keeps the quests face up and completed, the quest deck as a set, and the
+    unexplored ruin items as a multiset, dealt again."""
+    g, seat = vagabond_game()
+    board = vb(g, seat)
+    c = sorted(board.ruins)[0]
+    explored = board.ruins[c]
+    step = daylight_at(g, seat, c)
+    do(g, step, "explore")
+    assert board.explored == [explored]
+    g.resume()
+    assert decision_kind(g) == "vagabond.action"
+    orders = set()
+    for n in range(6):
+        sample = vb(g.determinize(seat, n), seat)
+        assert sample.quests == board.quests
+        assert sorted(sample.quest_deck) == sorted(board.quest_deck)
+        assert sorted(sample.ruins) == sorted(board.ruins)
+        assert sorted(sample.ruins.values()) == sorted(board.ruins.values())
+        orders.add(tuple(sample.quest_deck))
+    assert len(orders) > 1
+    again = VagabondBoard.from_public(board.public())
+    assert sorted(again.ruins.values()) == sorted(board.ruins.values())
