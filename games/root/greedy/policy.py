@@ -31,9 +31,9 @@ OVERRIDES: dict[tuple[str, str], Scorer] = {
 }
 
 
-#: Dominance options (RT17) beside a faction's actions are left to the Daylight card windows
-#: (whose scorer never takes them either: the greedy plays for VP).
-_DOMINANCE_VERBS = frozenset({"activate", "take"})
+#: Dominance and coalition options (RT17, RT22) beside a faction's actions are left to the
+#: Daylight card windows (whose scorer never takes them either: the greedy plays for VP).
+_DOMINANCE_VERBS = frozenset({"activate", "take", "coalition"})
 _LEFT_TO_WINDOWS = -1000.0
 
 
