@@ -88,6 +88,9 @@ def from_view(view: RootView, seed: int) -> RootState:
     for p in view.players:
         rules = FACTION_RULES[p.faction]
         player = Player(p.seat, p.faction, type(rules.new_board()).from_public(dict(p.board)))
+        pawn = dict(p.board).get("pawn")
+        if pawn is not None and pawn != "":  # the Vagabond's pawn, shown on his board
+            g.woodland.place_pawn(pawn)
         player.vp = p.vp
         player.crafted = list(p.crafted)
         player.items = list(p.items)

@@ -189,6 +189,16 @@ QUEST_BY_ID: dict[str, Quest] = {q.id: q for q in QUESTS}
 Item = tuple[str, bool, bool]
 
 
+def _item_text(state: Item) -> str:
+    item, exhausted, damaged = state
+    return item + (":exhausted" if exhausted else "") + (":damaged" if damaged else "")
+
+
+def _item_from_text(text: str) -> Item:
+    parts = text.split(":")
+    return (parts[0], "exhausted" in parts, "damaged" in parts)
+
+
 class VagabondBoard(FactionBoard):
     """Character, items, quests, ruin items and relationships of the Vagabond."""
 
@@ -244,24 +254,26 @@ class VagabondBoard(FactionBoard):
         )
 
     def public(self) -> dict[str, Any]:
-        """Everything but the quest deck's order and the ruin items (face down under ruins)."""
+        """Everything but the quest deck's order and the ruin items (face down under ruins),
+        in wire-friendly values: items as ``boot``, ``boot:exhausted``, ``boot:damaged``,
+        ``boot:exhausted:damaged``; relationships and aids as (faction, number) text pairs."""
         return {
             "character": self.character,
-            "items": tuple(sorted(self.items)),
+            "items": tuple(sorted(_item_text(i) for i in self.items)),
             "quests": tuple(self.quests),
             "completed": tuple(self.completed),
             "quest_deck": len(self.quest_deck),
             "ruins": tuple(sorted(self.ruins)),
             "explored": tuple(self.explored),
-            "relations": tuple(sorted(self.relations.items())),
-            "aids": tuple(sorted(self.aids.items())),
+            "relations": tuple((f, str(v)) for f, v in sorted(self.relations.items())),
+            "aids": tuple((f, str(v)) for f, v in sorted(self.aids.items())),
         }
 
     @classmethod
     def from_public(cls, values: dict[str, Any]) -> VagabondBoard:
         board = cls()
         board.character = str(values["character"])
-        board.items = [(str(i), bool(e), bool(d)) for i, e, d in values["items"]]
+        board.items = [_item_from_text(str(t)) for t in values["items"]]
         board.quests = [str(q) for q in values["quests"]]
         board.completed = [str(q) for q in values["completed"]]
         seen = set(board.quests) | set(board.completed)
@@ -269,7 +281,8 @@ class VagabondBoard(FactionBoard):
         board.explored = [str(i) for i in values["explored"]]
         # The ruin items are face down: those not explored yet, in sorted order until
         # ``redeal_hidden`` deals them again (RV2).
-        board.ruins = dict(zip((int(c) for c in values["ruins"]), board.unexplored(), strict=False))
+        ruins = (int(c) for c in values["ruins"])
+        board.ruins = dict(zip(ruins, board.unexplored(), strict=False))
         board.relations = {str(f): int(v) for f, v in values["relations"]}
         board.aids = {str(f): int(v) for f, v in values["aids"]}
         return board
@@ -751,7 +764,13 @@ class VagabondBirdsong(Step):
             if len(exhausted) > self.left > 0:
                 kinds = sorted(set(exhausted))
                 return tuple(
-                    _opt(f"refresh:{i}{':damaged' if d else ''}", f"refresh a {i}", "refresh", i, d)
+                    _opt(
+                        f"refresh:{i}{':damaged' if d else ''}",
+                        f"refresh a {i}",
+                        "refresh",
+                        i,
+                        int(d),
+                    )
                     for i, d in kinds
                 )
             n = board.refresh_up_to(self.left)
@@ -768,7 +787,7 @@ class VagabondBirdsong(Step):
     def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
         if value[0] == "refresh":
             board = board_of(g, self.seat)
-            item, damaged = value[1], value[2]
+            item, damaged = value[1], bool(value[2])
             board._replace((item, True, damaged), (item, False, damaged))
             self.left -= 1
             g.emit("refresh", seat=self.seat, count=1)
@@ -788,13 +807,16 @@ def begin_birdsong(g: RootState, seat: int) -> Step:
 class VagabondDaylight(Step):
     """Law 9.5: actions in any order and number, each exhausting items, until 'done'."""
 
-    __slots__ = ("pending",)
+    __slots__ = ("card", "count", "receiver")
     name = "vagabond"
 
     def __init__(self, seat: int) -> None:
         super().__init__(seat, "action")
-        #: The action waiting for its second choice (aid item, aid take, quest reward).
-        self.pending: tuple[Any, ...] = ()
+        #: The action waiting for its second choice: the aid's receiver and card, the quest's
+        #: VP, the repairs Hideout has left.
+        self.receiver = -1
+        self.card = ""
+        self.count = 0
 
     def advance(self, g: RootState) -> Options:
         board = board_of(g, self.seat)
@@ -804,18 +826,15 @@ class VagabondDaylight(Step):
             kinds = sorted({i for i, e, d in board.items if not e and not d})
             return tuple(_opt(f"exhaust:{i}", f"exhaust a {i}", "exhaust", i) for i in kinds)
         if self.stage == "aid_take":
-            receiver = self.pending[1]
+            receiver = self.receiver
             items = sorted(set(g.players[receiver].items))
             return (PASS, *(_opt(f"take:{i}", f"take a {i}", "take", i) for i in items))
         if self.stage == "hideout":
             damaged = sorted({i for i, _, d in board.items if d})
-            if not damaged or self.pending[1] == 0:
+            if not damaged or self.count == 0:
                 self.stage = "over"  # Hideout ends Daylight (Law, Ranger)
                 return FINISHED
-            if (
-                len(damaged) <= self.pending[1]
-                and sum(d for _, _, d in board.items) <= self.pending[1]
-            ):
+            if len(damaged) <= self.count and sum(d for _, _, d in board.items) <= self.count:
                 board.repair_all()
                 self.stage = "over"
                 return FINISHED
@@ -833,33 +852,35 @@ class VagabondDaylight(Step):
         c = pawn_clearing(g)
         if self.stage == "aid_item":
             board.exhaust(value[1])
-            _, receiver, card_id = self.pending
+            receiver, card_id = self.receiver, self.card
+            self.card = ""
             g.players[seat].hand.remove(card_id)
             g.players[receiver].hand.append(card_id)
             g.emit("aid", seat=seat, to=receiver, private_to=None)
             vp, _ = board.aid(g.faction_of(receiver))
             g.score(seat, vp, "aid")
             self.stage = "aid_take" if g.players[receiver].items else "action"
-            self.pending = ("aid", receiver) if g.players[receiver].items else ()
+            if not g.players[receiver].items:
+                self.receiver = -1
             return
         if self.stage == "aid_take":
             if verb == "take":
-                receiver = self.pending[1]
+                receiver = self.receiver
                 g.players[receiver].items.remove(value[1])
                 board.gain(value[1])
                 g.emit("take_item", seat=seat, source=receiver, item=value[1])
-            self.stage, self.pending = "action", ()
+            self.stage, self.receiver, self.count = "action", -1, 0
             return
         if self.stage == "hideout":
             board.repair(value[1])
-            self.pending = ("hideout", self.pending[1] - 1)
+            self.count -= 1
             return
         if self.stage == "quest_reward":
             if value[1] == "vp":
-                g.score(seat, self.pending[1], "quest")
+                g.score(seat, self.count, "quest")
             else:
                 g.draw(seat, 2)
-            self.stage, self.pending = "action", ()
+            self.stage, self.receiver, self.count = "action", -1, 0
             return
         assert c is not None or verb == "done"
         if verb == "done":
@@ -883,10 +904,10 @@ class VagabondDaylight(Step):
             g.emit("explore", seat=seat, clearing=c, item=item)
             g.score(seat, 1, "explore")
         elif verb == "aid":
-            self.pending = value
+            self.receiver, self.card = value[1], value[2]
             self.stage = "aid_item"
         elif verb == "quest":
-            self.pending = ("quest", complete_quest(board, value[1]))
+            self.count = complete_quest(board, value[1])
             g.emit("quest", seat=seat, quest=value[1])
             self.stage = "quest_reward"
         elif verb == "strike":
@@ -915,7 +936,7 @@ class VagabondDaylight(Step):
         elif verb == "hideout":
             board.exhaust(TORCH)
             g.emit("hideout", seat=seat)
-            self.pending = ("hideout", 3)
+            self.count = 3
             self.stage = "hideout"
 
 

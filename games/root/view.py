@@ -99,10 +99,13 @@ def _clearing(g: RootState, c: int) -> ClearingView:
     )
 
 
-def _board(p: Player, seat: int | None) -> tuple[tuple[str, Any], ...]:
+def _board(g: RootState, p: Player, seat: int | None) -> tuple[tuple[str, Any], ...]:
     """The faction board's public values, and to its owner also the private ones (the
-    Alliance's supporter cards)."""
+    Alliance's supporter cards); the Vagabond's also say where his pawn is."""
     values = p.board.public()
+    if g.rules(p.seat).pawn:
+        pawn = g.woodland.pawn
+        values["pawn"] = "" if pawn is None else pawn
     if p.seat == seat:
         values.update(p.board.private())
     return tuple(sorted(values.items()))
@@ -120,7 +123,7 @@ def observe(g: RootState, seat: int | None) -> RootView:
             tuple(p.items),
             p.used,
             g.warriors_in_supply(p.seat),
-            _board(p, seat),
+            _board(g, p, seat),
             p.dominance or "",
             -1 if p.coalition is None else p.coalition,
         )

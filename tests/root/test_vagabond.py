@@ -597,3 +597,18 @@ def test_rv10_determinize_shuffles_quest_deck_and_unexplored_ruin_items() -> Non
     assert len(orders) > 1
     again = VagabondBoard.from_public(board.public())
     assert sorted(again.ruins.values()) == sorted(board.ruins.values())
+
+
+def test_the_view_shows_the_pawn_satchel_and_tracks_in_wire_values() -> None:
+    """The satchel (exhausted and damaged items included), the tracks and the pawn are public;
+    the values are texts, numbers and tuples of them (the wire's forms)."""
+    g, seat = vagabond_game(character=RANGER)
+    board = vb(g, seat)
+    board.exhaust(BOOT)
+    board.damage(SWORD)
+    values = dict(next(p.board for p in g.observe(0).players if p.seat == seat))
+    assert values["pawn"] == g.woodland.pawn
+    assert values["items"] == ("boot:exhausted", "crossbow", "sword:damaged", "torch")
+    assert values["relations"] == ((MARQUISE, "0"),)
+    again = VagabondBoard.from_public(values)
+    assert again.items == sorted(board.items) and again.relations == board.relations
