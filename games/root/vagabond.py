@@ -29,6 +29,7 @@ from games.contract import Option
 from games.rng import shuffle
 from games.root.battle import Battle
 from games.root.cards import CARD_BY_ID
+from games.root.crafting import can_craft, craft
 from games.root.faction import BIRDSONG, DAYLIGHT, EVENING, Faction, FactionBoard
 from games.root.hand_limit import HandLimit
 from games.root.items import (
@@ -44,7 +45,7 @@ from games.root.items import (
 )
 from games.root.maps import CLEARING_IDS, bordering_forests, forest
 from games.root.steps import DONE, FINISHED, PASS, Options, Step
-from games.root.suits import FOX, MOUSE, RABBIT, matches
+from games.root.suits import ANY, FOX, MOUSE, RABBIT, matches
 from games.root.woodland import VAGABOND
 
 if TYPE_CHECKING:
@@ -90,16 +91,20 @@ VAGABOND_RULINGS: dict[str, str] = {
     "vagabond.refresh, keys refresh:<item> and refresh:<item>:damaged). Hideout (the Ranger) "
     "repairs up to three damaged items the same way (decision vagabond.hideout) and ends "
     "Daylight.",
-    "RV10": "The quest deck's order and the items under unexplored ruins are hidden from every "
-    "seat, the Vagabond included (explored items are shown): determinization (RT6) shuffles "
-    "the quest cards not face up or completed, and deals the ruin items not yet explored to the "
-    "ruins left, from what is known alone.",
     "RV9": "In battle (Law 9.2.8) his rolled hits are capped by his undamaged swords, exhausted "
     "ones included, and as defender he is defenseless (one extra hit, Law 4.3.3.2) with none. "
     "Each hit he takes damages one undamaged item of his choice (decision battle.remove, keys "
     "damage:<item>); hits beyond his undamaged items are lost. After an ambush his pawn always "
     "remains, so the battle goes on. Other factions may attack his pawn where they have "
     "warriors; he battles only in his pawn's clearing, exhausting a sword.",
+    "RV10": "The quest deck's order and the items under unexplored ruins are hidden from every "
+    "seat, the Vagabond included (explored items are shown): determinization (RT6) shuffles "
+    "the quest cards not face up or completed, and deals the ruin items not yet explored to the "
+    "ruins left, from what is known alone.",
+    "RV11": "Craft (Law 9.5.8): the Vagabond exhausts one ready hammer per suit icon of the card "
+    "(every icon of his clearing's suit, or any suit), as an action among the others in "
+    "Daylight (key craft:<card>); a crafted item goes to the Crafted Items box like any "
+    "faction's (items taken by Aid go to his satchel).",
 }
 
 #: Relationship values: Hostile, Indifferent, the two spaces after it, Allied.
@@ -725,6 +730,16 @@ def daylight_options(g: RootState, seat: int) -> list[Option]:
             else:
                 for kind in sorted(set(g.pieces_of(s, c))):
                     found.append(_opt(f"strike:{s}:{kind}", f"strike a {kind}", "strike", s, kind))
+    hammers = board.count(HAMMER, ready=True)
+    if hammers:
+        for card_id in sorted(set(hand)):
+            card = CARD_BY_ID[card_id]
+            if (
+                len(card.cost) <= hammers
+                and all(s in (suit, ANY) for s in card.cost)
+                and can_craft(g, seat, card)
+            ):
+                found.append(_opt(f"craft:{card_id}", f"craft {card.name}", "craft", card_id))
     if HAMMER in ready:
         for item in sorted({i for i, _, d in board.items if d}):
             found.append(_opt(f"repair:{item}", f"repair a {item}", "repair", item))
@@ -894,6 +909,11 @@ class VagabondDaylight(Step):
             assert c is not None
             board.exhaust(SWORD)
             g.push(Battle(seat, (c,)))
+        elif verb == "craft":
+            card = CARD_BY_ID[value[1]]
+            for _ in card.cost:
+                board.exhaust(HAMMER)
+            craft(g, seat, card)
         elif verb == "explore":
             assert c is not None
             board.exhaust(TORCH)

@@ -612,3 +612,25 @@ def test_the_view_shows_the_pawn_satchel_and_tracks_in_wire_values() -> None:
     assert values["relations"] == ((MARQUISE, "0"),)
     again = VagabondBoard.from_public(values)
     assert again.items == sorted(board.items) and again.relations == board.relations
+
+
+def test_rv11_craft_exhausts_a_hammer_per_icon_of_his_clearing_suit() -> None:
+    """RV11: the Tinker crafts a one-icon card of his clearing's suit with his hammer."""
+    g, seat = vagabond_game(character=TINKER)
+    board = vb(g, seat)
+    c = 1
+    suit = g.clearing_suit(c)
+    card = next(
+        CARD_BY_ID[x]
+        for x in g.deck
+        if len(CARD_BY_ID[x].cost) == 1 and CARD_BY_ID[x].cost[0] == suit and CARD_BY_ID[x].item
+    )
+    two = next(CARD_BY_ID[x] for x in g.deck if len(CARD_BY_ID[x].cost) == 2)
+    for x in (card.id, two.id):
+        g.deck.remove(x)
+    g.players[seat].hand = [card.id, two.id]
+    step = daylight_at(g, seat, c)
+    keys = option_keys(g, step)
+    assert f"craft:{card.id}" in keys and f"craft:{two.id}" not in keys
+    do(g, step, f"craft:{card.id}")
+    assert not board.ready(HAMMER) and card.item in g.players[seat].items
