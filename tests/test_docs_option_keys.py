@@ -288,6 +288,10 @@ def _games(game: str, slow: bool) -> Iterator[tuple[str, GameState, int]]:
                 for seed in range(8):
                     state = engine.new(GameConfig(3, board), seed)
                     yield f"{board} three players seed {seed}", state, seed
+            if unavailable(4) is None:  # one game of all four factions
+                for seed in range(8):
+                    state = engine.new(GameConfig(4, board), seed)
+                    yield f"{board} four players seed {seed}", state, seed
         for name, scenario in root_scenarios().items():
             for play in range(3):
                 yield f"position {name} (play {play})", scenario.clone(), play

@@ -9,12 +9,14 @@ from games.root.alliance import Alliance
 from games.root.eyrie import Eyrie
 from games.root.faction import Faction
 from games.root.marquise import Marquise
-from games.root.woodland import ALLIANCE, EYRIE, MARQUISE
+from games.root.vagabond import Vagabond
+from games.root.woodland import ALLIANCE, EYRIE, MARQUISE, VAGABOND
 
 FACTION_RULES: Mapping[str, Faction] = {
     MARQUISE: Marquise(),
     EYRIE: Eyrie(),
     ALLIANCE: Alliance(),
+    VAGABOND: Vagabond(),
 }
 
 #: Seed 003's two-player pairing ("2人：[猫野候国]＋[鷲巣王朝]").

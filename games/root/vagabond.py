@@ -546,6 +546,8 @@ class Vagabond(Faction):
     name: ClassVar[str] = VAGABOND
     warriors: ClassVar[int] = 0
     setup_order: ClassVar[int] = 4
+    #: Law 9.2.8 with 3.3: a dominance card forms a coalition (four or more players, RT22).
+    can_form_coalition: ClassVar[bool] = True
 
     def new_board(self) -> VagabondBoard:
         return VagabondBoard()
