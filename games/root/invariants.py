@@ -75,6 +75,8 @@ def check_invariants(g: RootState) -> None:
     _cards(g)
     # Items: the supply plus crafted items is the printed supply.
     crafted = Counter(item for p in g.players for item in p.items)
+    for p in g.players:  # the Vagabond's supply items taken by Aid or lost (RV12)
+        crafted += Counter(getattr(p.board, "taken", ())) + Counter(getattr(p.board, "lost", ()))
     _require(Counter(g.supply) + crafted == Counter(ITEM_SUPPLY), "items not conserved")
     _require(all(p.vp >= 0 for p in g.players), "a score below 0")
 

@@ -1,9 +1,9 @@
 """The Vagabond (Law 9): the faction board, characters, quests, ruins and relationships.
 
-Part 3, first step: the Vagabond's state and setup, and the pure rules the turn will use
-(refresh, draws, item capacity, battle caps, relationship steps, infamy limits). The faction is
-not registered in ``factions.FACTION_RULES`` until its whole turn plays; ``Vagabond.phase``
-says so until then.
+His turn: Birdsong (refresh, slip), Daylight (move, battle, explore, aid, quest, strike,
+repair, craft and his character's special action, each exhausting items), Evening (rest in a
+forest, draw, hand limit, item capacity); his battles and Full Removal use the Faction hooks
+in ``battle.py``, ``alliance.py`` and ``crafting.py``.
 
 State lives on ``VagabondBoard``:
 
@@ -105,6 +105,10 @@ VAGABOND_RULINGS: dict[str, str] = {
     "(every icon of his clearing's suit, or any suit), as an action among the others in "
     "Daylight (key craft:<card>); a crafted item goes to the Crafted Items box like any "
     "faction's (items taken by Aid go to his satchel).",
+    "RV12": "Items are conserved: the item supply, the Crafted Items boxes, the supply items the "
+    "Vagabond took by Aid and those removed from the game always add up to the printed supply. "
+    "Removed over capacity, his own tiles of a kind go before the supply's (tiles of a kind are "
+    "alike).",
 }
 
 #: Relationship values: Hostile, Indifferent, the two spaces after it, Allied.
@@ -213,10 +217,12 @@ class VagabondBoard(FactionBoard):
         "completed",
         "explored",
         "items",
+        "lost",
         "quest_deck",
         "quests",
         "relations",
         "ruins",
+        "taken",
     )
 
     def __init__(self) -> None:
@@ -228,6 +234,10 @@ class VagabondBoard(FactionBoard):
         self.ruins: dict[int, str] = {}
         #: Items taken from ruins so far (public: explored items are shown).
         self.explored: list[str] = []
+        #: Items of the shared supply he holds (taken by Aid), and those he removed from the
+        #: game over capacity: what keeps the item supply's count (RV12).
+        self.taken: list[str] = []
+        self.lost: list[str] = []
         self.relations: dict[str, int] = {}
         #: Aids given to each faction this turn (reset at the start of his turn).
         self.aids: dict[str, int] = {}
@@ -241,6 +251,8 @@ class VagabondBoard(FactionBoard):
         new.completed = list(self.completed)
         new.ruins = dict(self.ruins)
         new.explored = list(self.explored)
+        new.taken = list(self.taken)
+        new.lost = list(self.lost)
         new.relations = dict(self.relations)
         new.aids = dict(self.aids)
         return new
@@ -254,6 +266,8 @@ class VagabondBoard(FactionBoard):
             tuple(self.completed),
             tuple(sorted(self.ruins.items())),
             tuple(self.explored),
+            tuple(sorted(self.taken)),
+            tuple(sorted(self.lost)),
             tuple(sorted(self.relations.items())),
             tuple(sorted(self.aids.items())),
         )
@@ -270,6 +284,8 @@ class VagabondBoard(FactionBoard):
             "quest_deck": len(self.quest_deck),
             "ruins": tuple(sorted(self.ruins)),
             "explored": tuple(self.explored),
+            "taken": tuple(sorted(self.taken)),
+            "lost": tuple(sorted(self.lost)),
             "relations": tuple((f, str(v)) for f, v in sorted(self.relations.items())),
             "aids": tuple((f, str(v)) for f, v in sorted(self.aids.items())),
         }
@@ -284,6 +300,8 @@ class VagabondBoard(FactionBoard):
         seen = set(board.quests) | set(board.completed)
         board.quest_deck = [q.id for q in QUESTS if q.id not in seen][: int(values["quest_deck"])]
         board.explored = [str(i) for i in values["explored"]]
+        board.taken = [str(i) for i in values.get("taken", ())]
+        board.lost = [str(i) for i in values.get("lost", ())]
         # The ruin items are face down: those not explored yet, in sorted order until
         # ``redeal_hidden`` deals them again (RV2).
         ruins = (int(c) for c in values["ruins"])
@@ -885,6 +903,7 @@ class VagabondDaylight(Step):
                 receiver = self.receiver
                 g.players[receiver].items.remove(value[1])
                 board.gain(value[1])
+                board.taken.append(value[1])
                 g.emit("take_item", seat=seat, source=receiver, item=value[1])
             self.stage, self.receiver, self.count = "action", -1, 0
             return
@@ -987,5 +1006,10 @@ class VagabondEvening(Step):
         return FINISHED
 
     def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
-        board_of(g, self.seat).remove(value[1])
-        g.emit("remove_item", seat=self.seat, item=value[1])
+        board = board_of(g, self.seat)
+        item = value[1]
+        board.remove(item)
+        if sum(1 for i, _, _ in board.items if i == item) < board.taken.count(item):
+            board.taken.remove(item)  # a supply item left the game (RV12)
+            board.lost.append(item)
+        g.emit("remove_item", seat=self.seat, item=item)

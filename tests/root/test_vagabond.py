@@ -7,10 +7,12 @@ from collections import Counter
 
 import pytest
 
+from games.contract import GameConfig
 from games.root import battle as battle_module
 from games.root.battle import Battle
 from games.root.cards import CARD_BY_ID
 from games.root.crafting import favor
+from games.root.invariants import check_invariants
 from games.root.items import (
     BAG,
     BOOT,
@@ -634,3 +636,31 @@ def test_rv11_craft_exhausts_a_hammer_per_icon_of_his_clearing_suit() -> None:
     assert f"craft:{card.id}" in keys and f"craft:{two.id}" not in keys
     do(g, step, f"craft:{card.id}")
     assert not board.ready(HAMMER) and card.item in g.players[seat].items
+
+
+@pytest.mark.parametrize("board_name", ["autumn", "winter"])
+def test_rv12_items_conserved_in_random_four_player_games(board_name: str) -> None:
+    """RV12: random four-player games keep every invariant (items conserved between the
+    supply, crafted boxes and the Vagabond's taken and lost supply items) to the end."""
+    for seed in range(4):
+        g = RootState(GameConfig(4, board_name), seed)
+        rng = random.Random(seed)
+        for _ in range(30_000):
+            if g.is_over:
+                break
+            d = g.pending()[0]
+            g.apply(d.seat, rng.randrange(len(d.options)))
+            check_invariants(g)
+        assert g.is_over
+
+
+def test_rv12_capacity_removal_takes_his_own_tiles_first() -> None:
+    g, seat = vagabond_game()
+    board = vb(g, seat)
+    board.gain(BOOT)
+    board.taken.append(BOOT)
+    step = VagabondEvening(seat)
+    step.choose(g, ("remove", BOOT))
+    assert board.taken == [BOOT] and board.lost == []
+    step.choose(g, ("remove", BOOT))
+    assert board.taken == [] and board.lost == [BOOT]
