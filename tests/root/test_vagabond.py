@@ -664,3 +664,32 @@ def test_rv12_capacity_removal_takes_his_own_tiles_first() -> None:
     assert board.taken == [BOOT] and board.lost == []
     step.choose(g, ("remove", BOOT))
     assert board.taken == [] and board.lost == [BOOT]
+
+
+def test_greedy_vagabond_beats_a_random_vagabond_among_random_players() -> None:
+    """The greedy Vagabond (quests, explores, aid; no pointless fights) scores more than a
+    random one in the same four-player games (Autumn, 12 seeds) and wins at least half."""
+    from games.local import play_local
+    from games.policies.random_policy import RandomPolicy
+    from games.root import GAME
+    from games.root.greedy import GreedyPolicy
+
+    config = GameConfig(4, "autumn")
+    greedy_vp = random_vp = wins = 0
+    for seed in range(12):
+        seat = GAME.new(config, seed).seat_of["vagabond"]
+        for greedy in (True, False):
+            bots: list[GreedyPolicy | RandomPolicy] = [
+                RandomPolicy(seed + 100 * i) for i in range(4)
+            ]
+            if greedy:
+                bots[seat] = GreedyPolicy(seed)
+            outcome = play_local(GAME, config, seed, bots).outcome()
+            assert outcome is not None
+            if greedy:
+                greedy_vp += outcome.scores[seat]
+                wins += outcome.ranking[0] == seat
+            else:
+                random_vp += outcome.scores[seat]
+    print(f"greedy Vagabond {greedy_vp / 12:.1f} VP, random {random_vp / 12:.1f}; wins {wins}/12")
+    assert greedy_vp > random_vp and wins >= 6

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from games.contract import Option
 from games.policies.base import DecisionContext
-from games.root.greedy import alliance, battle, cards, eyrie, marquise, moves
+from games.root.greedy import alliance, battle, cards, eyrie, marquise, moves, vagabond
 from games.root.greedy.turn import Scorer, Turn
 from games.root.view import RootView
 
@@ -24,6 +24,7 @@ SCORERS: dict[str, Scorer] = {
     **marquise.SCORERS,
     **eyrie.SCORERS,
     **alliance.SCORERS,
+    **vagabond.SCORERS,
 }
 #: (faction, decision kind) -> the rule that faction scores a shared kind with instead.
 OVERRIDES: dict[tuple[str, str], Scorer] = {
