@@ -168,7 +168,12 @@ class Adversary:
 
 @pytest.mark.parametrize(
     ("game", "variant", "players"),
-    [("root", "autumn", 2), ("rumble-nation", "advanced", 4)],
+    [
+        ("root", "autumn", 2),
+        ("root", "winter", 3),
+        ("root", "autumn", 4),
+        ("rumble-nation", "advanced", 4),
+    ],
 )
 def test_an_adversarial_seat_cannot_recover_the_seed_from_anything_it_receives(
     game: str, variant: str, players: int
