@@ -9,7 +9,7 @@ otherwise; ``position`` forces that order so tests can name seats.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.contract import GameConfig, Option
@@ -68,18 +68,7 @@ def position(
     holds the wood not on the map), and the position must pass ``check_invariants`` like every
     position of a real game (AssertionError otherwise: e.g. nine wood tokens)."""
     g = after_setup()
-    w = Woodland(g.board)
-    for c, by_faction in (warriors or {}).items():
-        for faction, count in by_faction.items():
-            w.place_warriors(faction, c, count)
-    for c, pieces in (buildings or {}).items():
-        for faction, kind in pieces:
-            w.add_building(faction, kind, c)
-    for c, pieces in (tokens or {}).items():
-        for faction, kind in pieces:
-            w.add_token(faction, kind, c)
-    g.woodland = w
-    _match_the_marquise_board(g)
+    _place_pieces(g, warriors, buildings, tokens)
     for faction, cards in (hands or {}).items():
         player = _player(g, faction)
         g.deck.extend(player.hand)
@@ -121,6 +110,28 @@ class Hold(Step):
 
 
 _HOLD: Options = (Option("hold", "hold", ("hold",)), Option("wait", "wait", ("wait",)))
+
+
+def _place_pieces(
+    g: RootState,
+    warriors: Mapping[int, Mapping[str, int]] | None,
+    buildings: Mapping[int, Sequence[tuple[str, str]]] | None,
+    tokens: Mapping[int, Sequence[tuple[str, str]]] | None,
+) -> None:
+    """An emptied woodland (ruins kept) holding exactly the pieces asked for; the Marquise's
+    board then follows them."""
+    w = Woodland(g.board)
+    for c, by_faction in (warriors or {}).items():
+        for faction, count in by_faction.items():
+            w.place_warriors(faction, c, count)
+    for c, pieces in (buildings or {}).items():
+        for faction, kind in pieces:
+            w.add_building(faction, kind, c)
+    for c, pieces in (tokens or {}).items():
+        for faction, kind in pieces:
+            w.add_token(faction, kind, c)
+    g.woodland = w
+    _match_the_marquise_board(g)
 
 
 def _match_the_marquise_board(g: RootState) -> None:
@@ -299,18 +310,7 @@ def three_player_position(
     g = GAME.new(GameConfig(3, board, {"factions": THREE_PLAYER_SEATS}), seed)
     while g.pending() and g.turns == 0:
         g.apply(g.pending()[0].seat, 0)
-    w = Woodland(g.board)
-    for c, by_faction in (warriors or {}).items():
-        for faction, count in by_faction.items():
-            w.place_warriors(faction, c, count)
-    for c, pieces in (buildings or {}).items():
-        for faction, kind in pieces:
-            w.add_building(faction, kind, c)
-    for c, pieces in (tokens or {}).items():
-        for faction, kind in pieces:
-            w.add_token(faction, kind, c)
-    g.woodland = w
-    _match_the_marquise_board(g)
+    _place_pieces(g, warriors, buildings, tokens)
     for faction, cards in (hands or {}).items():
         player = _player(g, faction)
         g.deck.extend(player.hand)
@@ -394,17 +394,7 @@ def alliance_position(
     g = GAME.new(GameConfig(3, "autumn", {"factions": seating}), 1)
     while g.pending() and g.turns == 0:
         g.apply(g.pending()[0].seat, 0)
-    w = Woodland(g.board)
-    for c, by_faction in (warriors or {}).items():
-        for faction, count in by_faction.items():
-            w.place_warriors(faction, c, count)
-    for c, pieces in (buildings or {}).items():
-        for faction, kind in pieces:
-            w.add_building(faction, kind, c)
-    for c in sympathy:
-        w.add_token(ALLIANCE, SYMPATHY, c)
-    g.woodland = w
-    _match_the_marquise_board(g)
+    _place_pieces(g, warriors, buildings, {c: ((ALLIANCE, SYMPATHY),) for c in sympathy})
     board = board_of(g, g.seat_of[ALLIANCE])
     g.deck.extend(board.supporters)
     board.supporters = []
