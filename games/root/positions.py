@@ -166,16 +166,20 @@ __all__ = [
     "after_setup",
     "decision_scenarios",
     "dominance_scenarios",
+    "four_player_position",
+    "four_player_scenarios",
     "position",
     "three_player_position",
 ]
 
 
 def decision_scenarios() -> dict[str, RootState]:
-    """Positions where seat 0 (the Marquise) must soon answer a rare kind of decision: an
+    """Positions where seat 0 must soon answer a rare kind of decision: as the Marquise an
     ambush as defender, a foil as attacker, battle effects, choosing which building to lose,
-    Field Hospitals, each card window, the hand limit. Full games cover the rest, and seat 0
-    plays both factions in a two-game contest. Play goes on from each to the end of the game."""
+    Field Hospitals, each card window, the hand limit; dominance and the Alliance's rare
+    decisions (three players); the Vagabond's (four players, ``four_player_scenarios``). Full
+    games cover the rest, and seat 0 plays both factions in a two-game contest. Play goes on
+    from each to the end of the game."""
     from games.root.battle import Battle
     from games.root.hand_limit import HandLimit
     from games.root.turn import Turn
@@ -279,6 +283,8 @@ def decision_scenarios() -> dict[str, RootState]:
     if unavailable(3) is None:
         found.update(dominance_scenarios())
         found.update(alliance_scenarios())
+    if unavailable(4) is None:  # four players (issue 14): the Vagabond's rare decisions
+        found.update(four_player_scenarios())
     return found
 
 
@@ -489,5 +495,259 @@ def alliance_scenarios() -> dict[str, RootState]:
         hands={ALLIANCE: ("investments", "bake_sale"), MARQUISE: ("anvil",)},
         crafted={ALLIANCE: ("tax_collector_1", "codebreakers_1")},
         current=ALLIANCE,
+    )
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Four players and the Vagabond's rare decisions (issue 14), kept apart from the blocks above.
+
+#: Default seat order of ``four_player_position``: seat 0 the Vagabond, then Marquise, Eyrie,
+#: Alliance.
+FOUR_PLAYER_SEATS = "vagabond,marquise,eyrie,alliance"
+VAGABOND_SEAT = 0
+
+
+def four_player_position(
+    step: Step | None = None,
+    *,
+    seating: str = FOUR_PLAYER_SEATS,
+    pawn: int | str = 1,
+    character: str = "thief",
+    explored: tuple[str, ...] = (),
+    items: tuple[str, ...] | None = None,
+    completed: tuple[str, ...] = (),
+    warriors: Mapping[int, Mapping[str, int]] | None = None,
+    buildings: Mapping[int, tuple[tuple[str, str], ...]] | None = None,
+    hands: Mapping[str, tuple[str, ...]] | None = None,
+    crafted_items: Mapping[str, tuple[str, ...]] | None = None,
+    vp: Mapping[str, int] | None = None,
+    current: str = "vagabond",
+    seed: int = 1,
+) -> RootState:
+    """A four-player Autumn game seated as ``seating`` (a comma list) after setup, its woodland
+    emptied (ruins kept) and filled as asked, the pawn at ``pawn`` (a clearing or forest id).
+
+    The Vagabond plays ``character``, has explored the ruins holding ``explored`` (those ruins
+    are gone, their items his) and owns ``items`` in wire text (``boot``, ``sword:exhausted``,
+    ``tea:damaged``...; None: his character's items, all ready), then has completed the
+    face-up quests ``completed`` (their items exhausted, new quests drawn face up). As in a real game his items
+    are his own tiles (the character's and the ruins') and, for the rest, supply items taken by
+    Aid; ``crafted_items[faction]`` are items in a faction's Crafted Items box, also from the
+    supply (AssertionError if the supply runs short). ``hands``/``vp`` by faction (hands not
+    given keep what setup dealt). Play starts with ``step`` alone in the current faction's turn
+    (None: that turn from its start)."""
+    from games.root.vagabond import CHARACTERS, board_of, complete_quest
+    from games.root.woodland import VAGABOND
+
+    g = GAME.new(GameConfig(4, "autumn", {"factions": seating}), seed)
+    while g.pending() and g.turns == 0:
+        g.apply(g.pending()[0].seat, 0)
+    _place_pieces(g, warriors, buildings, None)
+    g.woodland.place_pawn(pawn)
+    board = board_of(g, g.seat_of[VAGABOND])
+    board.character = character
+    for item in explored:
+        (ruin,) = [c for c, hidden in sorted(board.ruins.items()) if hidden == item][:1]
+        del board.ruins[ruin]
+        g.woodland.remove_ruin(ruin)
+        board.explored.append(item)
+    owned = [_item_state(text) for text in items or CHARACTERS[character].items]
+    board.items = owned
+    own_tiles = [*CHARACTERS[character].items, *explored]
+    board.taken = []
+    for item, _, _ in owned:
+        if item in own_tiles:
+            own_tiles.remove(item)
+        else:  # not one of his own tiles: a supply item he took by Aid (RV12)
+            board.taken.append(item)
+    for item in board.taken:
+        _from_supply(g, item)
+    for quest in completed:
+        complete_quest(board, quest)
+    for faction, kinds in (crafted_items or {}).items():
+        for item in kinds:
+            _from_supply(g, item)
+        _player(g, faction).items = list(kinds)
+    for faction, cards in (hands or {}).items():
+        player = _player(g, faction)
+        g.deck.extend(player.hand)
+        player.hand = []
+        for card_id in cards:
+            _take_anywhere(g, card_id)
+        player.hand = list(cards)
+    for faction, score in (vp or {}).items():
+        _player(g, faction).vp = score
+    g.current = g.seat_of[current]
+    check_invariants(g)
+    g.begin(step)
+    return g
+
+
+def _item_state(text: str) -> tuple[str, bool, bool]:
+    """``sword:exhausted:damaged`` read as (item, exhausted, damaged)."""
+    item, *marks = text.split(":")
+    assert set(marks) <= {"exhausted", "damaged"}, f"not an item state: {text!r}"
+    return (item, "exhausted" in marks, "damaged" in marks)
+
+
+def _from_supply(g: RootState, item: str) -> None:
+    assert g.supply.get(item, 0) > 0, f"the item supply has no {item} left"
+    g.supply[item] -= 1
+
+
+def vagabond_setup_position(seed: int = 1) -> RootState:
+    """A four-player Autumn game (seats as ``FOUR_PLAYER_SEATS``) whose setup has run up to the
+    Vagabond's: seat 0 chooses his character (Law 9.3.1), then a forest for his pawn."""
+    g = GAME.new(GameConfig(4, "autumn", {"factions": FOUR_PLAYER_SEATS}), seed)
+    while g.pending() and g.pending()[0].kind != "vagabond.character":
+        g.apply(g.pending()[0].seat, 0)
+    return g
+
+
+def vagabond_setup_quests(seed: int = 1) -> tuple[str, ...]:
+    """The face-up quests ``four_player_position`` deals with ``seed`` (the seed's setup)."""
+    from games.root.vagabond import board_of
+
+    g = vagabond_setup_position(seed)
+    while g.pending() and g.turns == 0:
+        g.apply(g.pending()[0].seat, 0)
+    return tuple(board_of(g, VAGABOND_SEAT).quests)
+
+
+def four_player_scenarios() -> dict[str, RootState]:
+    """Four-player positions where seat 0 must answer a decision rare in random games: as the
+    Vagabond his character, a Birdsong refresh with a choice (RV8), Aid's item and the
+    receiver's item to take, a quest's reward, Hideout's repairs, Full Removal's damage (RV6),
+    a battle's hits on his items (RV9), items over capacity (RV3), a coalition (RT22), and
+    which of two enemies to battle; as the Eyrie a new roost where clearings tie (Law 7.4.3)."""
+    from games.root.battle import Battle
+    from games.root.eyrie import EyrieBirdsong
+    from games.root.maps import BOARDS
+    from games.root.turn import Turn
+    from games.root.vagabond import (
+        CHARACTERS,
+        QUEST_BY_ID,
+        DamageItems,
+        VagabondDaylight,
+    )
+    from games.root.woodland import ALLIANCE, VAGABOND
+
+    fox, mouse, rabbit = 1, 2, 3  # Autumn: clearing 1 fox, 2 mouse, 3 rabbit
+    others = {fox: {MARQUISE: 2}, mouse: {EYRIE: 2}, rabbit: {ALLIANCE: 1}}
+    found: dict[str, RootState] = {}
+    found["vagabond_character"] = vagabond_setup_position()
+    # Birdsong: five items exhausted, three to refresh (his tea is damaged: no tea counts, RV8).
+    found["vagabond_refresh"] = four_player_position(
+        explored=("hammer", "boot"),
+        items=(
+            "boot:exhausted",
+            "boot:exhausted",
+            "torch:exhausted",
+            "sword:exhausted",
+            "hammer:exhausted",
+            "tea:damaged",
+        ),
+        warriors=others,
+        hands={VAGABOND: ()},
+    )
+    # Aid: he gave the Marquise a fox card in fox clearing 1; which ready item to exhaust,
+    # then one of her crafted items to take, or none.
+    aid = VagabondDaylight(VAGABOND_SEAT)
+    aid.stage, aid.receiver, aid.card = "aid_item", 1, "anvil"
+    found["vagabond_aid"] = four_player_position(
+        aid,
+        warriors=others,
+        hands={VAGABOND: ("anvil", "sword")},
+        crafted_items={MARQUISE: ("boot", "coin")},
+    )
+    # A quest just completed, the first of its suit: VP or two cards. The Thief has what it
+    # asks or took the rest from the supply (no quest asks for two torches).
+    quest = QUEST_BY_ID[vagabond_setup_quests()[0]]
+    needed = list(quest.items)
+    for item in CHARACTERS["thief"].items:
+        if item in needed:
+            needed.remove(item)
+    reward = VagabondDaylight(VAGABOND_SEAT)
+    reward.stage, reward.count = "quest_reward", 1
+    found["vagabond_quest_reward"] = four_player_position(
+        reward,
+        pawn=next(cl.id for cl in BOARDS["autumn"].clearings if cl.suit == quest.suit),
+        items=(*CHARACTERS["thief"].items, *needed),
+        completed=(quest.id,),
+        warriors=others,
+        hands={VAGABOND: ()},
+    )
+    # The Ranger's Hideout (his torch spent): four damaged items, three repairs.
+    hideout = VagabondDaylight(VAGABOND_SEAT)
+    hideout.stage, hideout.count = "hideout", 3
+    found["vagabond_hideout"] = four_player_position(
+        hideout,
+        character="ranger",
+        explored=("sword", "hammer"),
+        items=(
+            "boot:damaged",
+            "torch:exhausted",
+            "crossbow:damaged",
+            "sword:damaged",
+            "sword:exhausted:damaged",
+            "hammer",
+        ),
+        warriors=others,
+        hands={VAGABOND: ()},
+    )
+    # Full Removal: a favor card removed every enemy piece in his clearing (RV6).
+    found["vagabond_damage"] = four_player_position(
+        DamageItems(VAGABOND_SEAT, 3),
+        explored=("hammer",),
+        items=("boot", "torch", "tea", "sword", "hammer"),
+        warriors={mouse: {EYRIE: 2}, rabbit: {ALLIANCE: 1}, 5: {MARQUISE: 2}},
+        hands={VAGABOND: ()},
+        current=MARQUISE,
+    )
+    # The Marquise attacks the Tinker (no sword: defenseless, at least one hit, RV9).
+    found["vagabond_battle_damage"] = four_player_position(
+        Battle(1, (fox,)),
+        character="tinker",
+        warriors=others,
+        hands={VAGABOND: (), MARQUISE: ()},
+        current=MARQUISE,
+    )
+    # Evening: eight items, capacity six (no bag): two to remove (RV3).
+    evening = Turn(VAGABOND_SEAT)
+    evening.stage = "evening_start"
+    found["vagabond_capacity"] = four_player_position(
+        evening,
+        pawn="c",
+        explored=("hammer", "sword", "boot"),
+        items=("boot", "boot", "torch", "tea", "sword", "sword:damaged", "hammer", "crossbow"),
+        warriors=others,
+        hands={VAGABOND: ()},
+    )
+    # Daylight starts with a dominance card in hand and 10 VP: a coalition (RT22).
+    daylight = Turn(VAGABOND_SEAT)
+    daylight.stage = "birdsong_end"
+    found["vagabond_coalition"] = four_player_position(
+        daylight,
+        warriors=others,
+        hands={VAGABOND: ("dominance_fox", "anvil")},
+        vp={VAGABOND: 12, MARQUISE: 4, EYRIE: 4, ALLIANCE: 7},
+    )
+    # He battles (his sword exhausted for it) where the Marquise and the Eyrie both are: which?
+    found["vagabond_battle"] = four_player_position(
+        Battle(VAGABOND_SEAT, (fox,)),
+        items=("boot", "torch", "tea", "sword:exhausted"),
+        warriors={fox: {MARQUISE: 1, EYRIE: 1}, rabbit: {ALLIANCE: 1}},
+        hands={VAGABOND: (), MARQUISE: (), EYRIE: ()},
+    )
+    # The Eyrie (seat 0) has no roost left on the map: a new one where warriors are fewest,
+    # every clearing with an open slot and no warriors tying (Law 7.4.3).
+    roost = EyrieBirdsong(0)
+    roost.stage = "roost"
+    found["eyrie_roost"] = four_player_position(
+        roost,
+        seating="eyrie,marquise,alliance,vagabond",
+        warriors={fox: {MARQUISE: 2}, mouse: {ALLIANCE: 1}, 9: {EYRIE: 1}},
+        current=EYRIE,
     )
     return found

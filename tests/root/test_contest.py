@@ -228,6 +228,18 @@ def test_decision_scenarios_put_seat_zero_before_each_rare_kind() -> None:
         # Dominance (three players): activate, or take an available card (RT17).
         "dominance_activate": "cards.daylight_start",
         "dominance_take": "cards.daylight_start",
+        # Four players (issue 14): the Vagabond's rare decisions, and a new roost.
+        "vagabond_character": "vagabond.character",
+        "vagabond_refresh": "vagabond.refresh",
+        "vagabond_aid": "vagabond.aid_item",
+        "vagabond_quest_reward": "vagabond.quest_reward",
+        "vagabond_hideout": "vagabond.hideout",
+        "vagabond_damage": "vagabond.damage",
+        "vagabond_battle_damage": "battle.remove",
+        "vagabond_capacity": "vagabond.capacity",
+        "vagabond_coalition": "cards.daylight_start",
+        "vagabond_battle": "battle.defender",
+        "eyrie_roost": "eyrie.roost",
     }
     scenarios = decision_scenarios()
     assert set(scenarios) == set(expected)
