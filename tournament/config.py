@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import shlex
+import tempfile
 import tomllib
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -21,8 +22,16 @@ from games.policies import POLICY_NAMES, UnknownPolicy, make_policy
 from kassen import __version__
 from server.chance import draw_seed
 from server.launch import can_start
-from server.settings import MAX_SEED
-from tournament.options import DEALS, DEFAULT_DATABASE, DEFAULT_OUTPUT, FORMATS
+from tournament.config_schema import (
+    MAX_MATCHES,
+    MAX_NAME_CHARS,
+    SECTIONS,
+    config_fields,
+    shown,
+    unknown_keys,
+)
+from tournament.options import DEFAULT_DATABASE, DEFAULT_OUTPUT
+from tournament.schedule import match_count
 
 
 class ConfigError(ValueError):
@@ -141,43 +150,23 @@ class TournamentConfig:
         return replace(self, **given)
 
 
-_KEYS = {
-    "game",
-    "variant",
-    "players",
-    "format",
-    "name",
-    "games_per_group",
-    "rounds",
-    "candidate",
-    "seed",
-    "concurrency",
-    "failure_policy",
-    "database",
-    "output",
-    "replays",
-    "max_decisions",
-    "deals",
-}
-#: Keys of the other tables of a tournament file.
-_TOP_KEYS = {"tournament", "bots"}
-_CLOCK_KEYS = {"decision_ms", "bank_ms"}
-_BOT_KEYS = {"name", "builtin", "command", "python"}
 #: The game option that names a content pack file; the runner stores the file's text.
 CONTENT_OPTION = "content"
 
 
-def _unknown(found: Any, known: set[str], where: str) -> None:
-    """Name every key of a table that the file format does not have (a typo is never
-    silently ignored nor reported as something else)."""
+def check_section(found: Any, section: str, where: str) -> None:
+    """A table of the file against its section of the schema (``config_schema.SECTIONS``):
+    a key the file format does not have is named (with the close match of a typo), never
+    silently ignored; a value of the wrong type or out of bounds is named with its key."""
     if not isinstance(found, dict):
-        raise ConfigError(f"{where} must be a table")
-    unknown = sorted(set(found) - known)
+        raise ConfigError(f"{where} must be a table, not {shown(found)}")
+    unknown = unknown_keys(found, section)
     if unknown:
-        raise ConfigError(
-            f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
-            f"(known: {', '.join(sorted(known))})"
-        )
+        raise ConfigError(f"{where}: {unknown}")
+    for key, value in found.items():
+        problem = SECTIONS[section][key].problem(value)
+        if problem:
+            raise ConfigError(f"{where}: {key} {problem}")
 
 
 def parse_bot(entry: Any) -> BotEntry:
@@ -282,28 +271,27 @@ def load_file(path: Path) -> TournamentConfig:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
-    _unknown(data, _TOP_KEYS, f"{path}")
+    check_section(data, "", f"{path}")
     section = data.get("tournament", {})
-    _unknown(section, _KEYS | {"time_control", "options"}, f"{path}: [tournament]")
-    values: dict[str, Any] = {k: v for k, v in section.items() if k in _KEYS}
-    if "options" in section:
-        values["options"] = parse_options(
-            section["options"], path.parent, f"{path}: [tournament.options]"
-        )
-    clock = section.get("time_control", {})
-    _unknown(clock, _CLOCK_KEYS, f"{path}: [tournament.time_control]")
-    if clock:
-        values["decision_ms"] = clock.get("decision_ms", 1000)
-        values["bank_ms"] = clock.get("bank_ms", 10_000)
+    check_section(section, "tournament", f"{path}: [tournament]")
+    values: dict[str, Any] = {}
+    for key, value in section.items():
+        setting = SECTIONS["tournament"][key]
+        table = f"tournament.{key}"
+        if table in SECTIONS:  # e.g. [tournament.time_control]: its keys fill fields
+            check_section(value, table, f"{path}: [{table}]")
+            values.update({SECTIONS[table][k].field or k: v for k, v in value.items()})
+        elif key == "options":
+            values["options"] = parse_options(value, path.parent, f"{path}: [tournament.options]")
+        else:
+            values[setting.field or key] = value
     entries = data.get("bots", [])
-    if not isinstance(entries, list):
-        raise ConfigError(f"{path}: bots must be an array of tables ([[bots]])")
     for number, entry in enumerate(entries, 1):
         if isinstance(entry, dict):
             label = f"[[bots]] entry {number}" + (
                 f" ({entry['name']!r})" if isinstance(entry.get("name"), str) else ""
             )
-            _unknown(entry, _BOT_KEYS, f"{path}: {label}")
+            check_section(entry, "bots", f"{path}: {label}")
     values["bots"] = tuple(parse_bot(b) for b in entries)
     try:
         return TournamentConfig(**values)
@@ -313,45 +301,20 @@ def load_file(path: Path) -> TournamentConfig:
 
 def validate(config: TournamentConfig) -> None:
     """Raise ConfigError naming the first problem; nothing is started or written."""
-    for key, kind in (
-        ("players", int),
-        ("games_per_group", int),
-        ("rounds", int),
-        ("concurrency", int),
-        ("decision_ms", int),
-        ("max_decisions", int),
-        ("bank_ms", int),
-    ):
-        if not isinstance(getattr(config, key), kind) or isinstance(getattr(config, key), bool):
-            raise ConfigError(f"{key} must be a whole number, not {getattr(config, key)!r}")
+    for field_name, (key, setting) in config_fields().items():
+        value = getattr(config, field_name)
+        problem = None if value is None and key == "seed" else setting.problem(value)
+        if problem:
+            flag = f" ({setting.flag})" if setting.flag else ""
+            raise ConfigError(f"{key} {problem}{flag}")
+    for bot in config.bots:
+        check_bot_entry(bot)
     try:
         game = get_game(config.game)
         check_config(game, GameConfig(config.players, config.variant))
     except (UnknownGame, InvalidConfig) as exc:
         raise ConfigError(str(exc)) from None
     check_options(game, config)
-    if config.seed is not None and (
-        not isinstance(config.seed, int)
-        or isinstance(config.seed, bool)
-        or not 0 <= config.seed <= MAX_SEED
-    ):
-        raise ConfigError(f"seed must be a whole number from 0 to 2^63-1, not {config.seed!r}")
-    if config.deals not in DEALS:
-        raise ConfigError(f"deals must be one of {', '.join(DEALS)}, not {config.deals!r}")
-    if config.format not in FORMATS:
-        raise ConfigError(f"unknown format {config.format!r} (choose from {', '.join(FORMATS)})")
-    if config.failure_policy not in ("forfeit", "void"):
-        raise ConfigError(f"failure_policy must be forfeit or void, not {config.failure_policy!r}")
-    if (
-        config.games_per_group < 1
-        or config.rounds < 1
-        or config.concurrency < 1
-        or config.decision_ms < 1
-        or config.max_decisions < 1
-    ):
-        raise ConfigError(
-            "games_per_group, rounds, concurrency, decision_ms and max_decisions must be at least 1"
-        )
     names = [b.name for b in config.bots]
     if len(set(names)) != len(names):
         raise ConfigError(f"bot names must be unique: {names}")
@@ -379,8 +342,53 @@ def validate(config: TournamentConfig) -> None:
         raise ConfigError(
             f"gauntlet candidate {config.candidate!r} is not one of the bots: {', '.join(names)}"
         )
+    check_match_count(config)
     for bot in config.bots:
         check_bot(bot, config.game)
+    check_output(Path(config.output))
+
+
+def check_bot_entry(bot: BotEntry) -> None:
+    """A bot's name and target within the bounds of a ``[[bots]]`` entry (a ``--bot`` flag
+    too: the database stores the name in a column of bounded width)."""
+    for key, value in (("name", bot.name), (bot.kind, bot.target)):
+        problem = SECTIONS["bots"][key].problem(value)
+        if problem:
+            raise ConfigError(f"bot {bot.name[:MAX_NAME_CHARS]!r}: {key} {problem}")
+
+
+def check_match_count(config: TournamentConfig) -> None:
+    """The whole schedule within ``MAX_MATCHES``, counted before it is built (a schedule of
+    10^9 matches would hold the runner for hours, growing, before the first match)."""
+    count = match_count(
+        config.format, len(config.bots), config.players, config.games_per_group, config.rounds
+    )
+    if count > MAX_MATCHES:
+        what = "rounds" if config.format == "swiss" else "games_per_group (--games)"
+        raise ConfigError(
+            f"this tournament would play {count:,} matches, above the limit of {MAX_MATCHES:,}: "
+            f"lower {what} or the number of bots"
+        )
+
+
+def check_output(output: Path) -> None:
+    """The output folder can be created and written, checked before the first match (reports
+    are written after the last one). Nothing on the way may be a file, and the nearest folder
+    that exists must take a new folder: tried with a probe removed at once, since
+    ``os.access`` answers yes to root even where nothing can be created (``/proc``)."""
+    if "\x00" in str(output):
+        raise ConfigError(f"output {str(output)!r} is not a usable path")
+    place = output
+    while not place.exists() and place.parent != place:
+        if place.is_symlink():
+            raise ConfigError(f"output {output}: {place} is a broken link")
+        place = place.parent
+    if not place.is_dir():
+        raise ConfigError(f"output {output}: {place} is not a folder")
+    try:
+        tempfile.TemporaryDirectory(dir=place, prefix=".kassen-probe-").cleanup()
+    except OSError as exc:
+        raise ConfigError(f"output {output}: cannot write in {place}: {exc.strerror}") from None
 
 
 def check_options(game: Game, config: TournamentConfig) -> None:

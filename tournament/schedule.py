@@ -47,6 +47,17 @@ def blocks_for(games_per_group: int, players: int) -> int:
     return max(1, math.ceil(games_per_group / players))
 
 
+def match_count(format: str, bots: int, players: int, games_per_group: int, rounds: int) -> int:
+    """How many matches a tournament schedules, counted without building the schedule (so a
+    limit can be checked first). Swiss: every round seats all bots but the byes, one block."""
+    if players < 1 or bots < players:
+        return 0
+    if format == "swiss":
+        return rounds * (bots - bots % players)
+    groups = math.comb(bots - 1, players - 1) if format == "gauntlet" else math.comb(bots, players)
+    return groups * players * blocks_for(games_per_group, players)
+
+
 def round_robin(
     bots: Sequence[str],
     players: int,
