@@ -14,10 +14,10 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from kassen.v1 import referee_pb2, referee_pb2_grpc
+from kassen.v1 import referee_pb2
 from server.auth import AdminTokenInterceptor, is_loopback
 from server.referee import Referee
-from server.service import RefereeService
+from server.service import RefereeService, add_referee_service
 from server.settings import ServerSettings
 
 SERVICE_NAME = referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name
@@ -41,7 +41,7 @@ def build_server(referee: Referee) -> grpc.aio.Server:
             ("grpc.so_reuseport", 0),
         ],
     )
-    referee_pb2_grpc.add_RefereeServicer_to_server(RefereeService(referee), server)
+    add_referee_service(RefereeService(referee), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

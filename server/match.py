@@ -9,6 +9,7 @@ plays the seat and it ranks below every seat that did not fail; void: the match 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import time
 from collections.abc import Callable
@@ -25,13 +26,16 @@ from kassen.v1 import referee_pb2 as pb
 from server.chance import commitment_of
 from server.replay import options_text, reveal_in_file, write_replay
 from server.results import MatchResult, Reason, SeatResult
-from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit, mean
+from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit
 from server.settings import FailurePolicy, MatchSettings
 
 log = structlog.get_logger("kassen.match")
 
 #: How long a request still in flight when the match ends may take to be withdrawn.
 WITHDRAW_S = 1.0
+#: How long writing MatchOver to one seat may take (a bot that stopped reading must not hold
+#: the end of its match, nor a shutdown, any longer).
+ANNOUNCE_WRITE_S = 2.0
 
 
 def fallback_seed(seed: int, seat: int) -> int:
@@ -48,6 +52,11 @@ def _cancelling() -> bool:
 
 class MatchVoided(Exception):
     """Raised inside the match when a failure voids it."""
+
+
+class MatchAborted(Exception):
+    """Raised inside the match when the referee stops it (shutdown): it ends ``ABORTED``
+    and every seat still hears MatchOver."""
 
 
 class Match:
@@ -99,7 +108,13 @@ class Match:
         self._fallbacks = [RandomPolicy(fallback_seed(settings.seed, seat.index)) for seat in seats]
         self.server_time_us: list[int] = []
         self.log = log.bind(match_id=match_id, game=game.name)
+        #: Called when the result is decided (before MatchOver is sent), then when the match
+        #: has ended, and when its seed is revealed.
+        self.on_result: list[Callable[[Match], None]] = []
         self.on_finish: list[Callable[[Match], None]] = []
+        self.on_reveal: list[Callable[[Match], None]] = []
+        self.created_at = time.time()
+        self._aborting = asyncio.Event()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -122,6 +137,8 @@ class Match:
             reason = await self._play()
         except MatchVoided:
             reason = Reason.VOIDED
+        except MatchAborted:
+            reason = Reason.ABORTED
         except asyncio.CancelledError:
             self._finish(Reason.ABORTED)  # the referee is shutting down: no one to tell
             self._conclude()
@@ -150,11 +167,20 @@ class Match:
             return
         timeout = self.settings.join_timeout_ms / 1000
         waits = [asyncio.ensure_future(_joined_or_exited(s)) for s in remote]
+        aborted = asyncio.ensure_future(self._aborting.wait())
         try:
-            await asyncio.wait(waits, timeout=timeout)
+            every = asyncio.ensure_future(asyncio.wait(waits))
+            await asyncio.wait(
+                {every, aborted}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
         finally:
+            every.cancel()
+            aborted.cancel()
             for each in waits:
                 each.cancel()
+            # Nothing left pending: a referee stopping does not hear of these waits again.
+            await asyncio.gather(every, aborted, *waits, return_exceptions=True)
+        self._check_aborted()
         for seat in remote:
             if seat.joined:
                 continue
@@ -167,9 +193,33 @@ class Match:
         if all(seat.failed is not None for seat in self.seats):
             raise MatchVoided("no seat joined")  # nobody played: nothing to rank
 
+    def abort(self) -> None:
+        """The referee stops: the match ends ``ABORTED`` at its next step and every seat
+        hears MatchOver (a seat that is thinking is told at once)."""
+        if self._aborting.is_set() or self.result is not None:
+            return
+        self._aborting.set()
+        now = time.monotonic()
+        for seat in self.seats:
+            if isinstance(seat, RemoteSeat):
+                seat.inbox.put_nowait(Incoming("aborted", now))
+
+    def _check_aborted(self) -> None:
+        if self._aborting.is_set():
+            raise MatchAborted()
+
+    def _apply_violations(self) -> None:
+        """Fail the seats whose stream reader saw a violation while they were not asked
+        (a flood, a stale answer): they take no further part."""
+        for seat in self.seats:
+            if isinstance(seat, RemoteSeat) and seat.violation and seat.failed is None:
+                self._fail(seat, *seat.violation)
+
     async def _play(self) -> Reason:
         state = self.state
         while True:
+            self._check_aborted()
+            self._apply_violations()
             pending = state.pending()
             if not pending:
                 return Reason.COMPLETED
@@ -200,6 +250,8 @@ class Match:
         ended = False
         try:
             while True:
+                self._check_aborted()
+                self._apply_violations()
                 pending = state.pending()
                 if not pending:
                     reason: Reason | None = Reason.COMPLETED
@@ -414,7 +466,11 @@ class Match:
                 wait = min(wait, gone_since + reconnect_s - now)
             if wait <= 0:
                 if gone_since is not None:
-                    self._fail(seat, Reason.DISCONNECTED, f"no rejoin within {reconnect_s:g} s")
+                    self._fail(
+                        seat,
+                        Reason.DISCONNECTED,
+                        _disconnected(now, gone_since, deadline, reconnect_s, sent_at),
+                    )
                 else:
                     self._fail(
                         seat, Reason.TIMEOUT, f"no answer within {seat.clock.budget_s():.3f} s"
@@ -423,6 +479,9 @@ class Match:
             item: Incoming | None = await seat.inbox.get(wait)
             if item is None:
                 continue
+            if item.kind == "aborted":
+                seat.open_request = None
+                raise MatchAborted()
             if item.kind == "answer":
                 answer = item.answer
                 assert answer is not None
@@ -443,6 +502,8 @@ class Match:
                         )
                         return None
                     return int(answer.option_index)
+                # The stream reader queues only answers to the open request and answers a
+                # duplicate itself; one queued otherwise is judged here the same way.
                 if answer.request_id == seat.last_answered_id and answer.request_id != 0:
                     seat.duplicates += 1
                     await seat.send(
@@ -534,6 +595,13 @@ class Match:
     def _finish(self, reason: Reason) -> None:
         if self.result is not None:
             return
+        for seat in self.seats:
+            if isinstance(seat, RemoteSeat):
+                # From here on no stream can take the seat: a rejoin racing MatchOver is
+                # answered by its own handler (tickets die with the match, atomically).
+                seat.close()
+                if seat.violation is not None and seat.failed is None:
+                    seat.failed, seat.failure_detail = seat.violation
         ranked, scores = self._ranking(reason)
         results: list[SeatResult] = []
         for seat in self.seats:
@@ -550,7 +618,7 @@ class Match:
                     bot_name=seat.bot_name,
                     decisions=seat.clock.decisions,
                     think_time_us=seat.clock.think_time_us,
-                    mean_round_trip_us=mean(seat.round_trips_us),
+                    mean_round_trip_us=seat.mean_round_trip_us,
                 )
             )
         self.result = MatchResult(self.id, reason, results)
@@ -559,6 +627,8 @@ class Match:
                 self.result.replay_path = str(write_replay(self.replay_dir, self))
             except OSError as exc:
                 self.log.error("replay_not_written", error=str(exc))
+        for callback in self.on_result:
+            callback(self)
         self.log.info(
             "match_end",
             reason=reason.value,
@@ -576,12 +646,19 @@ class Match:
                 over = pb.PlayResponse(match_over=result)
                 over.match_over.events.extend(seat.undelivered)
                 seat.undelivered = []
-                await seat.send(over)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(seat.send(over), ANNOUNCE_WRITE_S)
                 seat.end_stream()
 
     def _conclude(self) -> None:
+        """The match has ended: free what its seats hold (queues, request messages, streams)
+        and tell whoever waits."""
         self.status = "finished"
         self.finished_at = time.monotonic()
+        for seat in self.seats:
+            if isinstance(seat, RemoteSeat):
+                seat.release()
+        self._fallbacks = []
         self._wake_watchers()
         self.finished.set()
         for callback in self.on_finish:
@@ -632,6 +709,25 @@ class Match:
         self.seed_revealed = True
         if self.result is not None and self.result.replay_path:
             reveal_in_file(Path(self.result.replay_path), self.settings.seed, self.settings.salt)
+        for callback in self.on_reveal:
+            callback(self)
+
+
+def _disconnected(
+    now: float, gone_since: float, deadline: float, reconnect_s: float, sent_at: float
+) -> str:
+    """What happened to a seat whose stream dropped: its clock ran out first, or the
+    reconnect window did."""
+    if deadline <= gone_since + reconnect_s:
+        if gone_since <= sent_at:
+            return (
+                f"the stream was down when the request was sent and the clock ran out "
+                f"{now - sent_at:.1f} s later, before a rejoin"
+            )
+        return (
+            f"the clock ran out {now - gone_since:.1f} s after the stream dropped, before a rejoin"
+        )
+    return f"the stream dropped and no rejoin came within the {reconnect_s:g} s reconnect window"
 
 
 async def _joined_or_exited(seat: RemoteSeat) -> None:

@@ -20,6 +20,7 @@ class Reason(enum.Enum):
     ADJUDICATED = "adjudicated"
     VOIDED = "voided"
     ABORTED = "aborted"
+    FLOODED = "flooded"
 
 
 @dataclass(slots=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import enum
 import secrets
 import time
 from dataclasses import dataclass
@@ -28,6 +29,18 @@ DISPLACED = "displaced"
 DISPLACE_WRITE_S = 1.0
 #: Unanswered pings remembered per seat (older ones are forgotten, never accumulated).
 PINGS_REMEMBERED = 8
+#: Messages a seat may send without being asked (a repeated answer, a pong to no ping,
+#: anything after it failed): a burst of this many, refilled at ``UNASKED_PER_S``. Beyond the
+#: allowance they are dropped and counted, never queued.
+UNASKED_BURST = 32
+UNASKED_PER_S = 8.0
+#: Dropped messages within ``FLOOD_WINDOW_S`` that make a flood: the seat fails ``FLOODED``
+#: and its stream is ended (docs/protocol.md).
+FLOOD_DROPS = 500
+FLOOD_WINDOW_S = 10.0
+#: Most items an inbox holds. What reaches it is bounded by design (one answer per open
+#: request, one violation, connection changes folded together); this is the backstop.
+INBOX_LIMIT = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,19 +59,48 @@ class Incoming:
     generation: int = 0
 
 
+#: Items that only say whether a stream holds the seat: a newer one supersedes an older one
+#: right before it (a seat that rejoins a thousand times in a row still holds one item).
+CONNECTION_KINDS = frozenset({"attached", "detached"})
+
+
 class Inbox:
     """What a seat sent, in order; the match waits on it with a deadline.
 
     Lighter than ``asyncio.wait_for(queue.get(), t)``, which creates a task per wait: one
-    future and one timer handle per wait, none when an item is already there.
+    future and one timer handle per wait, none when an item is already there. Bounded: at
+    most ``limit`` items (further ones are dropped and counted in ``dropped``), nothing once
+    closed (the match ended).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = INBOX_LIMIT) -> None:
         self._items: collections.deque[Incoming] = collections.deque()
         self._waiter: asyncio.Future[None] | None = None
+        self.limit = limit
+        self.dropped = 0
+        self.closed = False
 
-    def put_nowait(self, item: Incoming) -> None:
-        self._items.append(item)
+    def put_nowait(self, item: Incoming) -> bool:
+        """Queue ``item``; False if it was dropped (the inbox is closed or full)."""
+        if self.closed:
+            return False
+        items = self._items
+        if item.kind in CONNECTION_KINDS and items and items[-1].kind in CONNECTION_KINDS:
+            items[-1] = item  # only the latest connection state matters
+        elif len(items) >= self.limit:
+            self.dropped += 1
+            return False
+        else:
+            items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+        return True
+
+    def close(self) -> None:
+        """The match is over: forget every item and accept no more."""
+        self.closed = True
+        self._items.clear()
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
@@ -87,6 +129,19 @@ def _expire(waiter: asyncio.Future[None]) -> None:
         waiter.set_result(None)
 
 
+class Receipt(enum.Enum):
+    """What became of a message a bot sent (``RemoteSeat.receive``)."""
+
+    #: Queued for the match (an answer to the open request, a violation), or a pong counted.
+    ACCEPTED = "accepted"
+    #: A repeat of an answer already given: ignored, the bot is told with a notice.
+    DUPLICATE = "duplicate"
+    #: Not asked for and beyond the allowance: dropped and counted.
+    DROPPED = "dropped"
+    #: The seat floods: it fails ``FLOODED`` and its stream is to be ended.
+    FLOODED = "flooded"
+
+
 class Seat:
     """What every transport shares: identity, clock, failure state."""
 
@@ -98,11 +153,21 @@ class Seat:
         self.bot_name = ""
         self.failed: Reason | None = None
         self.failure_detail = ""
-        self.round_trips_us: list[int] = []
+        #: Round trips measured (decisions and pongs), summed: their mean is reported.
+        self.round_trip_total_us = 0
+        self.round_trips = 0
 
     @property
     def joined(self) -> bool:
         raise NotImplementedError
+
+    def add_round_trip(self, microseconds: int) -> None:
+        self.round_trip_total_us += microseconds
+        self.round_trips += 1
+
+    @property
+    def mean_round_trip_us(self) -> int:
+        return self.round_trip_total_us // self.round_trips if self.round_trips else 0
 
 
 class LocalSeat(Seat):
@@ -153,6 +218,21 @@ class RemoteSeat(Seat):
         self.exited = asyncio.Event()
         self.stderr_tail = b""
         self._pings: dict[int, float] = {}
+        self._game = game
+        #: Set when the match's result is decided: no stream may take the seat any more.
+        self.closed = False
+        #: A protocol violation seen by the stream reader, for the match to apply (also
+        #: while the seat is not asked: it fails at the match's next step).
+        self.violation: tuple[Reason, str] | None = None
+        #: The open request whose answer is already queued (a second one is a duplicate).
+        self._queued_id = 0
+        #: Messages not asked for: all of them, and those dropped beyond the allowance.
+        self.unasked = 0
+        self.unasked_dropped = 0
+        self._tokens = float(UNASKED_BURST)
+        self._tokens_at = time.monotonic()
+        self._window_start = self._tokens_at
+        self._window_drops = 0
 
     @property
     def joined(self) -> bool:
@@ -179,7 +259,12 @@ class RemoteSeat(Seat):
         """A (re)joined stream takes over the seat; the previous stream's RPC is ended.
 
         Returns the stream's generation and the event that tells its handler to end the RPC.
+        A closed seat (its match has a result) takes no stream: the event returned is set.
         """
+        if self.closed:
+            ended = asyncio.Event()
+            ended.set()
+            return self.stream_generation, ended
         self._stream_done.set()
         self._stream_done = asyncio.Event()
         self.stream_generation += 1
@@ -223,11 +308,102 @@ class RemoteSeat(Seat):
         self._stream = None
         self._stream_done.set()
 
+    def close(self) -> None:
+        """The match's result is decided: from now on no stream can take the seat (a rejoin
+        racing the end hears MatchOver from its own handler and ends)."""
+        self.closed = True
+
+    def release(self) -> None:
+        """The match is over: free what the seat holds (queued items, the request message
+        and its encoder, events, pings) and end any stream still open."""
+        self.closed = True
+        self.inbox.close()
+        self.open_request = None
+        self.undelivered = []
+        self._pings.clear()
+        self.request = pb.PlayResponse()
+        self.encoder = ObservationEncoder(self._game, self.request.decision.observation)
+        self.end_stream()
+
+    # ------------------------------------------------------------------ what the bot sends
+
+    def receive(self, message: pb.PlayRequest, now: float) -> Receipt:
+        """Judge one message of the bot (after its Join) without ever queueing more than the
+        match needs: an answer to the open request is queued once; a repeat is a duplicate; an
+        answer to another request is ``STALE_REQUEST``, an empty message or a second Join
+        ``MALFORMED_MESSAGE``; anything after the seat failed, and pongs to no ping, count
+        against the unasked allowance."""
+        if self.closed or self.failed is not None or self.violation is not None:
+            return self._unasked(now)
+        which = message.WhichOneof("message")
+        if which == "answer":
+            answer = message.answer
+            request = self.open_request
+            open_id = request.decision.request_id if request is not None else 0
+            if open_id and answer.request_id == open_id and self._queued_id != open_id:
+                self._queued_id = open_id
+                self.inbox.put_nowait(Incoming("answer", now, answer=answer))
+                return Receipt.ACCEPTED
+            if answer.request_id != 0 and answer.request_id in (
+                self.last_answered_id,
+                self._queued_id,
+            ):
+                receipt = self._unasked(now)
+                if receipt is Receipt.ACCEPTED:
+                    self.duplicates += 1
+                    return Receipt.DUPLICATE
+                return receipt
+            opened = f"the open request is {open_id}" if open_id else "no request is open"
+            self.violate(
+                Reason.STALE_REQUEST, f"answered request {answer.request_id}; {opened}", now
+            )
+            return Receipt.ACCEPTED
+        if which == "pong":
+            if self.pong(message.pong.nonce, now):
+                return Receipt.ACCEPTED
+            return self._unasked(now)
+        detail = (
+            "a second Join on the same stream" if which == "join" else "a message with no content"
+        )
+        self.violate(Reason.MALFORMED_MESSAGE, detail, now)
+        return Receipt.ACCEPTED
+
+    def violate(self, reason: Reason, detail: str, now: float) -> None:
+        """Record the seat's first protocol violation; the match fails the seat with it."""
+        if self.violation is None and self.failed is None:
+            self.violation = (reason, detail)
+            self.inbox.put_nowait(Incoming("violation", now, reason=reason, detail=detail))
+
+    def _unasked(self, now: float) -> Receipt:
+        """Count a message the seat was not asked for: within the allowance it is ACCEPTED
+        (for the caller to handle), beyond it DROPPED, and a flood is FLOODED."""
+        self.unasked += 1
+        self._tokens = min(UNASKED_BURST, self._tokens + (now - self._tokens_at) * UNASKED_PER_S)
+        self._tokens_at = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return Receipt.ACCEPTED
+        self.unasked_dropped += 1
+        if now - self._window_start > FLOOD_WINDOW_S:
+            self._window_start = now
+            self._window_drops = 0
+        self._window_drops += 1
+        if self._window_drops < FLOOD_DROPS:
+            return Receipt.DROPPED
+        self.violate(
+            Reason.FLOODED,
+            f"sent {self.unasked} messages it was not asked for; {self.unasked_dropped} "
+            f"beyond the allowance ({UNASKED_BURST}, then {UNASKED_PER_S:g} a second) "
+            "were dropped",
+            now,
+        )
+        return Receipt.FLOODED
+
     def record_round_trip(self, elapsed_s: float, reported_think_us: int) -> None:
         """Network and transport time of one decision: elapsed minus what the bot reports."""
         elapsed_us = int(elapsed_s * 1e6)
         if 0 < reported_think_us <= elapsed_us:
-            self.round_trips_us.append(elapsed_us - reported_think_us)
+            self.add_round_trip(elapsed_us - reported_think_us)
 
     def sent_ping(self, nonce: int, at: float) -> None:
         """Remember a ping's time; only the last few are kept (a bot need not answer)."""
@@ -235,10 +411,13 @@ class RemoteSeat(Seat):
         while len(self._pings) > PINGS_REMEMBERED:
             del self._pings[next(iter(self._pings))]
 
-    def pong(self, nonce: int, at: float) -> None:
+    def pong(self, nonce: int, at: float) -> bool:
+        """Count the round trip of a ping; False for a nonce of no ping remembered."""
         sent = self._pings.pop(nonce, None)
-        if sent is not None:
-            self.round_trips_us.append(int((at - sent) * 1e6))
+        if sent is None:
+            return False
+        self.add_round_trip(int((at - sent) * 1e6))
+        return True
 
 
 class Writer(Protocol):

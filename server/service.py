@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
 import structlog
+from google.protobuf.message import DecodeError, Message
 
 from games import InvalidConfig, UnknownGame, games
 from kassen.v1 import referee_pb2 as pb
@@ -18,7 +21,7 @@ from server.limits import InvalidSetting, settings_from_request
 from server.referee import Referee, TooManyMatches
 from server.replay import replay_record
 from server.results import Reason
-from server.seats import Incoming, RemoteSeat
+from server.seats import Receipt, RemoteSeat
 from server.settings import DEFAULT_MAX_DECISIONS, MAX_WATCH_DELAY_MS
 from server.spectators import watch
 
@@ -27,6 +30,79 @@ Context = grpc.aio.ServicerContext[Any, Any]
 
 #: How long a new stream may take to send its Join.
 JOIN_MESSAGE_TIMEOUT_S = 10.0
+#: How long writing MatchOver to a stream that rejoined as the match ended may take.
+LATE_JOIN_WRITE_S = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A request whose bytes are not the message they should be. gRPC would answer UNKNOWN
+    with a parser's exception; the handlers answer ``INVALID_ARGUMENT`` (or, on a seat's
+    stream after its Join, ``MALFORMED_MESSAGE``) instead."""
+
+    what: str
+    error: str
+
+    def describe(self) -> str:
+        return f"unreadable {self.what}: {self.error}"
+
+
+def lenient(message: type[Message]) -> Callable[[bytes], Message | Unreadable]:
+    """A request deserializer that returns ``Unreadable`` instead of raising."""
+
+    def parse(data: bytes) -> Message | Unreadable:
+        try:
+            return message.FromString(data)
+        except (DecodeError, RuntimeWarning, ValueError) as exc:
+            return Unreadable(message.DESCRIPTOR.name, str(exc) or type(exc).__name__)
+
+    return parse
+
+
+def refuse_unreadable(
+    method: Callable[[Any, Context], Awaitable[Any]],
+) -> Callable[[Any, Context], Awaitable[Any]]:
+    """A unary handler that answers an ``Unreadable`` request with INVALID_ARGUMENT."""
+
+    async def guarded(request: Any, context: Context) -> Any:
+        if isinstance(request, Unreadable):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, request.describe())
+        return await method(request, context)
+
+    return guarded
+
+
+def add_referee_service(servicer: RefereeService, server: grpc.aio.Server) -> None:
+    """Register the Referee service as ``add_RefereeServicer_to_server`` does, with request
+    deserializers that turn bytes that are not a message into ``Unreadable``."""
+    handlers = {
+        "Play": grpc.stream_stream_rpc_method_handler(
+            servicer.Play,
+            request_deserializer=lenient(pb.PlayRequest),
+            response_serializer=pb.PlayResponse.SerializeToString,
+        ),
+        "Watch": grpc.unary_stream_rpc_method_handler(
+            servicer.watch_checked,
+            request_deserializer=lenient(pb.WatchRequest),
+            response_serializer=pb.WatchResponse.SerializeToString,
+        ),
+    }
+    unary: list[tuple[str, type[Message], Callable[[Any, Context], Awaitable[Any]]]] = [
+        ("CreateMatch", pb.CreateMatchRequest, servicer.CreateMatch),
+        ("GetMatch", pb.GetMatchRequest, servicer.GetMatch),
+        ("ListMatches", pb.ListMatchesRequest, servicer.ListMatches),
+        ("GetReplay", pb.GetReplayRequest, servicer.GetReplay),
+        ("ListGames", pb.ListGamesRequest, servicer.ListGames),
+    ]
+    for name, request, method in unary:
+        handlers[name] = grpc.unary_unary_rpc_method_handler(
+            refuse_unreadable(method),
+            request_deserializer=lenient(request),
+            response_serializer=lambda response: response.SerializeToString(),
+        )
+    service = pb.DESCRIPTOR.services_by_name["Referee"].full_name
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
+    server.add_registered_method_handlers(service, handlers)
 
 
 class RefereeService(rpc.RefereeServicer):
@@ -45,6 +121,8 @@ class RefereeService(rpc.RefereeServicer):
             first = await asyncio.wait_for(context.read(), JOIN_MESSAGE_TIMEOUT_S)
         except TimeoutError:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "send Join first")
+        if isinstance(first, Unreadable):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, first.describe())
         if first is grpc.aio.EOF or first.WhichOneof("message") != "join":
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be Join")
         found = self.referee.seat_for(first.join.ticket)
@@ -54,6 +132,14 @@ class RefereeService(rpc.RefereeServicer):
         if first.join.bot_name and not seat.bot_name:
             seat.bot_name = first.join.bot_name[:100]
         generation, done = await seat.take_over(context)
+        if seat.closed:
+            # The match ended while this stream joined: it hears the result and ends, and
+            # the seat is never held by a stream nobody will close.
+            if match.result is not None:
+                with contextlib.suppress(Exception):
+                    over = pb.PlayResponse(match_over=match.result_proto())
+                    await asyncio.wait_for(context.write(over), LATE_JOIN_WRITE_S)
+            return
         match.log.debug("seat_joined", seat=seat.index, generation=generation)
         joined = pb.Joined(
             match_id=match.id,
@@ -73,23 +159,17 @@ class RefereeService(rpc.RefereeServicer):
             seat.detach(generation)
 
     async def _read(self, context: Context, seat: RemoteSeat, generation: int) -> None:
-        """Feed what the bot sends into the seat's inbox; anything invalid is a violation."""
-        inbox = seat.inbox
+        """Judge what the bot sends (``RemoteSeat.receive``): nothing is queued beyond what
+        the match needs, and a seat that floods has its stream ended."""
         while True:
             try:
                 message = await context.read()
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # a broken connection or unreadable bytes end this stream
+            except Exception as exc:  # a broken connection ends this stream
                 if not isinstance(exc, grpc.aio.AioRpcError):
-                    detail = f"unreadable message: {exc}"
-                    inbox.put_nowait(
-                        Incoming(
-                            "violation",
-                            time.monotonic(),
-                            reason=Reason.MALFORMED_MESSAGE,
-                            detail=detail,
-                        )
+                    seat.violate(
+                        Reason.MALFORMED_MESSAGE, f"unreadable message: {exc}", time.monotonic()
                     )
                 return
             if message is grpc.aio.EOF:
@@ -97,20 +177,23 @@ class RefereeService(rpc.RefereeServicer):
                 seat.detach(generation, half_closed=True)
                 return
             now = time.monotonic()
-            which = message.WhichOneof("message")
-            if which == "answer":
-                inbox.put_nowait(Incoming("answer", now, answer=message.answer))
-            elif which == "pong":
-                seat.pong(message.pong.nonce, now)
-            else:
-                detail = (
-                    "a second Join on the same stream"
-                    if which == "join"
-                    else "a message with no content"
+            if isinstance(message, Unreadable):
+                seat.violate(Reason.MALFORMED_MESSAGE, message.describe(), now)
+                continue
+            receipt = seat.receive(message, now)
+            if receipt is Receipt.DUPLICATE:
+                await seat.send(
+                    pb.PlayResponse(
+                        notice=pb.Notice(
+                            code="duplicate_answer",
+                            message=f"request {message.answer.request_id} was already "
+                            "answered; ignored",
+                        )
+                    )
                 )
-                inbox.put_nowait(
-                    Incoming("violation", now, reason=Reason.MALFORMED_MESSAGE, detail=detail)
-                )
+            elif receipt is Receipt.FLOODED:
+                seat.detach(generation)  # the RPC ends; nothing more is read from it
+                return
 
     # ------------------------------------------------------------------ match management
 
@@ -138,6 +221,16 @@ class RefereeService(rpc.RefereeServicer):
         limit = request.limit or 100
         newest = list(self.referee.matches.values())[::-1][:limit]
         return pb.ListMatchesResponse(matches=[m.summary() for m in newest])
+
+    async def watch_checked(
+        self, request: pb.WatchRequest | Unreadable, context: Context
+    ) -> AsyncIterator[pb.WatchResponse]:
+        """``Watch``, answering unreadable bytes with INVALID_ARGUMENT."""
+        if isinstance(request, Unreadable):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, request.describe())
+            return
+        async for update in self.Watch(request, context):
+            yield update
 
     async def Watch(
         self, request: pb.WatchRequest, context: Context

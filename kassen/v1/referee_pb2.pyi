@@ -58,6 +58,10 @@ class _ResultReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ResultRe
     """The match was voided by its failure policy; no ranking."""
     RESULT_REASON_ABORTED: _ResultReason.ValueType  # 11
     """The referee stopped the match (shutdown)."""
+    RESULT_REASON_FLOODED: _ResultReason.ValueType  # 12
+    """A seat kept sending messages it was not asked for, far beyond a small allowance (a
+    flood); its stream was ended and it takes no further part.
+    """
 
 class ResultReason(_ResultReason, metaclass=_ResultReasonEnumTypeWrapper):
     """---------------------------------------------------------------- results
@@ -90,6 +94,10 @@ RESULT_REASON_VOIDED: ResultReason.ValueType  # 10
 """The match was voided by its failure policy; no ranking."""
 RESULT_REASON_ABORTED: ResultReason.ValueType  # 11
 """The referee stopped the match (shutdown)."""
+RESULT_REASON_FLOODED: ResultReason.ValueType  # 12
+"""A seat kept sending messages it was not asked for, far beyond a small allowance (a
+flood); its stream was ended and it takes no further part.
+"""
 Global___ResultReason: _TypeAlias = ResultReason  # noqa: Y015
 
 class _FailurePolicy:
