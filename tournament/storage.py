@@ -95,6 +95,26 @@ class StorageError(RuntimeError):
     """The database cannot be reached or is not one of ours."""
 
 
+class DamagedDatabase(StorageError):
+    """The database was reached but what it holds cannot be read: a SQLite file whose pages
+    are damaged (or that is not a database at all), a stored row that is not what was written.
+    A failure of the run (exit code 1), not of the command line."""
+
+
+def is_damage(exc: BaseException) -> bool:
+    """True for SQLite's verdict on a file's content ("database disk image is malformed",
+    "file is not a database", text that is not UTF-8), as opposed to one on its access
+    (locked, unreachable, a folder that does not exist)."""
+    import sqlite3
+
+    orig = orig_of(exc)
+    if isinstance(orig, UnicodeDecodeError) or "Could not decode to UTF-8" in str(orig):
+        return True
+    return isinstance(orig, sqlite3.DatabaseError) and not isinstance(
+        orig, sqlite3.OperationalError
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     seat: int
@@ -197,10 +217,20 @@ def connect(url: str, create_folder: bool = False) -> Engine:
     except StorageError:
         raise
     except Exception as exc:
+        if is_damage(exc):
+            raise DamagedDatabase(
+                f"database {engine.url.render_as_string()} is damaged: {_first_line(orig_of(exc))}"
+            ) from None
         raise StorageError(
             f"cannot open database {engine.url.render_as_string()}: {_first_line(exc)}"
         ) from None
     return engine
+
+
+def orig_of(exc: BaseException) -> BaseException:
+    """The driver's own exception inside SQLAlchemy's wrapper (its message has no SQL)."""
+    orig = getattr(exc, "orig", None)
+    return orig if isinstance(orig, BaseException) else exc
 
 
 def _first_line(exc: BaseException) -> str:
@@ -353,7 +383,22 @@ def load_tournament(engine: Engine, tournament_id: str) -> dict[str, Any] | None
             .mappings()
             .first()
         )
-    return dict(row) if row else None
+    if row is None:
+        return None
+    _stored_json(row["config_json"], dict, f"the configuration of tournament {tournament_id}")
+    return dict(row)
+
+
+def _stored_json(text: Any, kind: type, what: str) -> Any:
+    """A JSON column as written (an object, a list of names), or ``DamagedDatabase``: bytes
+    changed on disk can leave a page SQLite reads but text that is no longer what we wrote."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        value = None
+    if not isinstance(value, kind):
+        raise DamagedDatabase(f"the database is damaged: {what} is not readable")
+    return value
 
 
 def latest_tournament(engine: Engine) -> str | None:
@@ -371,6 +416,15 @@ def load_bots(engine: Engine, tournament_id: str) -> list[tuple[str, str, str]]:
             )
         ).all()
     return [(r[0], r[1], r[2]) for r in rows]
+
+
+def _seats(text: Any, idx: Any) -> tuple[str, ...]:
+    seats = _stored_json(text, list, f"the seating of match {idx}")
+    if not all(isinstance(name, str) for name in seats):
+        raise DamagedDatabase(
+            f"the database is damaged: the seating of match {idx} is not readable"
+        )
+    return tuple(seats)
 
 
 def load_matches(engine: Engine, tournament_id: str) -> list[MatchRecord]:
@@ -411,7 +465,7 @@ def load_matches(engine: Engine, tournament_id: str) -> list[MatchRecord]:
             idx=row["idx"],
             round=row["round"],
             seed=row["seed"],
-            seats=tuple(json.loads(row["seats_json"])),
+            seats=_seats(row["seats_json"], row["idx"]),
             status=row["status"],
             reason=row["reason"],
             decisions=row["decisions"],

@@ -4,11 +4,15 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import secrets
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from sqlalchemy import exc as sa_exc
 
 from kassen.errors import UsageError, numerical_failures
 from tournament import storage
@@ -60,6 +64,8 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
     return config.with_seed()
 
 
+#: The exit code of a failure (``kassen/cli.py``).
+FAILURE = 1
 #: Databases in these default places may have their folder created.
 DEFAULT_PLACES = {DEFAULT_DATABASE, "sqlite:///runs/demo.sqlite"}
 
@@ -72,8 +78,32 @@ def _connect(url: str, looking_for: str | None = None) -> Any:
         raise UsageError(f"no tournament {wanted}in {url} (there is no database there)")
     try:
         return storage.connect(url, create_folder=url in DEFAULT_PLACES)
+    except storage.DamagedDatabase:
+        raise  # a failure (exit 1, ``database_failures``), not a usage error
     except storage.StorageError as exc:
         raise UsageError(str(exc)) from None
+
+
+def database_failures(
+    command: Callable[[argparse.Namespace], int],
+) -> Callable[[argparse.Namespace], int]:
+    """A command whose database fails while it runs (a damaged SQLite file, a server that
+    goes away) reports it as one line and exit code 1, not a traceback. Matches stored before
+    the failure stay stored."""
+
+    @functools.wraps(command)
+    def guarded(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except storage.DamagedDatabase as exc:
+            print(f"kassen: {exc}", file=sys.stderr)
+        except sa_exc.DBAPIError as exc:
+            reason = " ".join(str(storage.orig_of(exc)).split()) or type(exc).__name__
+            what = "is damaged" if storage.is_damage(exc) else "failed"
+            print(f"kassen: the database {what}: {reason}", file=sys.stderr)
+        return FAILURE
+
+    return guarded
 
 
 def start(config: TournamentConfig) -> tuple[Any, str]:
@@ -153,12 +183,14 @@ def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bo
     return 0
 
 
+@database_failures
 def run_tournament(args: argparse.Namespace) -> int:
     config = build_config(args)
     engine, tournament_id = start(config)
     return execute(engine, tournament_id, config, args.quiet)
 
 
+@database_failures
 def resume_tournament(args: argparse.Namespace) -> int:
     url = args.db or DEFAULT_DATABASE
     engine = _connect(url, looking_for=args.id)
@@ -174,6 +206,7 @@ def resume_tournament(args: argparse.Namespace) -> int:
     return execute(engine, args.id, config, args.quiet)
 
 
+@database_failures
 def show_ladder(args: argparse.Namespace) -> int:
     from tournament.reports import ladder_csv, ladder_json, print_ladder
 
