@@ -3,6 +3,8 @@
 Steps, each a small decision where there is a choice:
 
 1. the attacker picks the clearing of battle, then the defender (an enemy with pieces there);
+   a Vagabond attacker may then treat one Allied faction's warriors there as his own (Law
+   9.2.9.2.3-4, RV14: decision battle.ally);
 2. the defender may ambush with a card matching the clearing (birds anywhere); the attacker may
    foil it with another; an unfoiled ambush deals 2 hits at once, and the battle ends if no
    attacking warriors remain once Field Hospitals was answered (Law 4.3.1, 6.2.3: the warriors
@@ -95,6 +97,9 @@ class Battle(Step):
 
     __slots__ = (
         "after",
+        "ally",
+        "ally_hits",
+        "ally_lost",
         "ambush",
         "attacker",
         "attacker_extra",
@@ -113,6 +118,7 @@ class Battle(Step):
         "dice",
         "ignore_attacker_rolled",
         "ignore_defender_rolled",
+        "item_hits",
         "removing",
         "to_attacker",
         "to_defender",
@@ -147,6 +153,13 @@ class Battle(Step):
         #: Both sides' hits are being dealt (Law 4.3.4): VP scored until they all are count as
         #: reached at once (Law 3.1, RT5).
         self.dealing = False
+        #: The Allied seat whose warriors a Vagabond attacker treats as his own (-1: none), the
+        #: hits he took on them and on his items in this battle (Law 9.2.9.2.4, RV14), and
+        #: those warriors removed, for triggered effects.
+        self.ally = -1
+        self.ally_hits = 0
+        self.item_hits = 0
+        self.ally_lost = 0
 
     # ------------------------------------------------------------------ the steps
 
@@ -165,6 +178,13 @@ class Battle(Step):
                     for e in g.enemies(self.attacker)
                     if g.has_pieces(e, c) or (pawn == c and g.rules(e).pawn)
                 )
+            if stage == "ally":
+                allies = self._allies(g)
+                if allies:
+                    self.seat = self.attacker
+                    return (*(_ally_option(s) for s in allies), PASS)
+                self.stage = "ambush"
+                continue
             if stage == "ambush":
                 if g.players[self.attacker].crafted_with("scouting_party") is None:
                     cards = _ambush_cards(g, self.defender, self.clearing)
@@ -207,9 +227,12 @@ class Battle(Step):
                 continue
             if stage == "remove":
                 self.seat = self.removing
-                if g.rules(self.removing).pawn:  # the Vagabond damages items (Law 9.2.6)
+                if g.rules(self.removing).pawn:  # the Vagabond damages items (Law 9.2.7)
                     choices = sorted(set(g.rules(self.removing).hit_choices(g, self.removing)))
-                    return tuple(_damage_option(k) for k in choices)
+                    damage = tuple(_damage_option(k) for k in choices)
+                    if self._ally_warriors(g, self.removing):  # or removes an ally's (RV14)
+                        return (*damage, _remove_option("warrior"))
+                    return damage
                 kinds = sorted(set(g.pieces_of(self.removing, self.clearing)))
                 return tuple(_remove_option(k) for k in kinds)
             if stage == "triggered":
@@ -230,6 +253,11 @@ class Battle(Step):
         elif stage == "defender":
             self.defender = value[1]
             g.emit("battle", seat=self.attacker, defender=self.defender, clearing=self.clearing)
+            self.stage = "ally"
+        elif stage == "ally":
+            if value[0] == "ally":
+                self.ally = value[1]
+                g.emit("battle_ally", seat=self.attacker, ally=self.ally, clearing=self.clearing)
             self.stage = "ambush"
         elif stage == "ambush":
             if value[0] == "pass":
@@ -280,7 +308,9 @@ class Battle(Step):
         if g.rules(self.defender).guerrilla:  # Law 8.2.2 Guerrilla War: the defender deals high
             high, low = low, high
         self.attacker_rolled = min(
-            high, g.rules(self.attacker).battle_strength(g, self.attacker, c)
+            high,
+            g.rules(self.attacker).battle_strength(g, self.attacker, c)
+            + self._ally_warriors(g, self.attacker),  # Law 9.2.9.2.3
         )
         self.defender_rolled = min(low, defending)
         self.attacker_extra += g.rules(self.attacker).battle_extra_hits(g, self.attacker, True)
@@ -348,7 +378,7 @@ class Battle(Step):
             return 0
         rules = g.rules(seat)
         if rules.pawn:  # each hit damages an undamaged item; more hits than items are lost
-            return min(hits, len(rules.hit_choices(g, seat)))
+            return min(hits, self._absorbs(g, seat))
         c = self.clearing
         warriors = g.woodland.warriors(g.faction_of(seat), c)
         lost = min(hits, warriors)
@@ -384,15 +414,20 @@ class Battle(Step):
     def _remove_one(self, g: RootState, kind: str) -> None:
         seat = self.removing
         if g.rules(seat).pawn:
-            g.rules(seat).take_hit(g, seat, kind)
-            if seat == self.defender:
-                self.to_defender = min(
-                    self.to_defender - 1, len(g.rules(seat).hit_choices(g, seat))
+            if kind == "warrior":  # an Allied warrior he treats as his own (RV14)
+                g.remove_warriors(self.ally, self.clearing, 1, by=self.defender, trigger=False)
+                g.rules(self.defender).removed_enemy(
+                    g, self.defender, self.ally, "warrior", 1, False
                 )
+                self.ally_hits += 1
+                self.ally_lost += 1
             else:
-                self.to_attacker = min(
-                    self.to_attacker - 1, len(g.rules(seat).hit_choices(g, seat))
-                )
+                g.rules(seat).take_hit(g, seat, kind)
+                self.item_hits += 1
+            if seat == self.defender:
+                self.to_defender = min(self.to_defender - 1, self._absorbs(g, seat))
+            else:
+                self.to_attacker = min(self.to_attacker - 1, self._absorbs(g, seat))
             self._next_removal(g)
             return
         self._remove_piece(g, seat, kind)
@@ -426,7 +461,9 @@ class Battle(Step):
             g.rules(self.attacker).warriors_removed(g, self.attacker, c, self.attacker_lost)
         if self.defender_lost:
             g.rules(self.defender).warriors_removed(g, self.defender, c, self.defender_lost)
-        self.attacker_lost = self.defender_lost = 0
+        if self.ally_lost:
+            g.rules(self.ally).warriors_removed(g, self.ally, c, self.ally_lost)
+        self.attacker_lost = self.defender_lost = self.ally_lost = 0
         self.stage = "triggered"
 
     def _go_on(self, g: RootState) -> None:
@@ -444,6 +481,10 @@ class Battle(Step):
             self._despot(g)
         if stage == "over":
             why = "ambush" if self.after == "roll" else "hits"
+            if self.ally >= 0:  # Law 9.2.9.2.4: at the end of the battle (RV14)
+                from games.root.vagabond import ally_hits_taken
+
+                ally_hits_taken(g, self.attacker, self.ally, self.ally_hits, self.item_hits)
             g.emit("battle_over", clearing=self.clearing, why=why)
         self.stage = stage
 
@@ -459,6 +500,25 @@ class Battle(Step):
     def _enemy(self, seat: int) -> int:
         return self.defender if seat == self.attacker else self.attacker
 
+    def _allies(self, g: RootState) -> tuple[int, ...]:
+        """Allied seats a Vagabond attacker may fight with (Law 9.2.9.2.3, RV14)."""
+        if not g.rules(self.attacker).pawn:
+            return ()
+        from games.root.vagabond import battle_allies  # vagabond.py imports this module
+
+        return battle_allies(g, self.attacker, self.clearing, self.defender)
+
+    def _ally_warriors(self, g: RootState, seat: int) -> int:
+        """The Allied warriors ``seat`` treats as its own in the clearing of battle."""
+        if seat != self.attacker or self.ally < 0:
+            return 0
+        return g.woodland.warriors(g.faction_of(self.ally), self.clearing)
+
+    def _absorbs(self, g: RootState, seat: int) -> int:
+        """Hits a pawn faction can still take: its undamaged items and any Allied warriors
+        it fights with (hits beyond them are lost, Law 9.2.7)."""
+        return len(g.rules(seat).hit_choices(g, seat)) + self._ally_warriors(g, seat)
+
 
 def _distinct(cards: list[str]) -> list[str]:
     """One card per suit: two bird ambushes are the same choice."""
@@ -473,6 +533,11 @@ def _distinct(cards: list[str]) -> list[str]:
 
 
 _REMOVE: dict[str, Option] = {}
+
+
+@option_cache
+def _ally_option(seat: int) -> Option:
+    return Option(f"ally:{seat}", f"fight with seat {seat}'s warriors", ("ally", seat))
 
 
 @option_cache

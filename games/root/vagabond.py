@@ -53,62 +53,96 @@ if TYPE_CHECKING:
     from games.root.state import RootState
 
 VAGABOND_RULINGS: dict[str, str] = {
-    "RV1": "The Vagabond's starting items (Law 9.3.5, the character card) and ruin items (Law "
-    "9.3.4) are his own tiles, not taken from the shared item supply; the supply (Law 5.1 step "
-    "5) is only for crafting. Tea, coins and bags go on their tracks (3 spaces each); an item "
-    "on a track is still his item: it can be exhausted and damaged, and only an undamaged one "
-    "counts for its track (refresh 3 + 2 per tea, Evening draw 1 + 1 per coin, capacity 6 + 2 "
-    "per bag; a fourth item of a kind counts for nothing).",
+    "RV1": "The Vagabond's starting items (Law 9.3 step 5, the character card) and ruin items "
+    "(Law 9.3 step 4) are his own tiles, not taken from the shared item supply; the supply (Law "
+    "5.1 step 5) is only for crafting. Tea, coins and bags lie on their tracks while face up (3 "
+    "spaces each, Law 9.2.5.1); exhausted or damaged they are in the Satchel or the Damaged box, "
+    "still his items. Only those face up on a track count for it (refresh 3 + 2 per tea at the "
+    "start of Birdsong, Evening draw 1 + 1 per coin, capacity 6 + 2 per bag: Law 9.4.1, 9.6.2, "
+    "9.6.4 'face up on the matching track'), so exhausting a coin costs a card at Evening; a "
+    "fourth face-up item of a kind stays in the Satchel and counts for nothing.",
     "RV2": "Ruin items are placed only in a game with a Vagabond (Law 9.3.4, his setup step): "
     "one under each ruin, shuffled with the seed's random stream in ascending clearing order; "
     "they are kept on the Vagabond's board, as only the Vagabond explores.",
-    "RV3": "Item capacity (Law 9.2.5.3): 6 + 2 per undamaged bag on the track, counting every "
-    "item he owns, damaged and exhausted ones included and tea/coins/bags too (the Law counts "
-    "'items in his Satchel and Damaged box'; seed 003's summary says the Satchel only: the Law "
-    "is followed). Items over capacity at the end of Evening are removed from the game, the "
-    "Vagabond choosing which (decision vagabond.capacity).",
+    "RV3": "Item capacity (Law 9.6.4): 6 + 2 per bag face up on its track, counting the items in "
+    "his Satchel and Damaged box: damaged and exhausted ones and every item not face up on a "
+    "track; face-up tea, coins and bags on their tracks neither count nor may be removed (seed "
+    "003 counts the Satchel only, without the Damaged box: the Law is followed). Items over "
+    "capacity at the end of Evening are removed from the game, the Vagabond choosing the kind "
+    "one at a time (decision vagabond.capacity, keys remove:<item>); of a kind, a damaged tile "
+    "goes first, then an exhausted one (keeping the better tile is never worse for him).",
     "RV4": "Relationships (Law 9.2.9): every other faction starts Indifferent. Aiding a "
     "non-Hostile faction counts toward the next space: 1 aid in one turn to the first space (+1 "
-    "VP), 2 more to the second (+2 VP), 3 more to Allied (+2 VP); aids to an Allied faction "
-    "score 2 VP each. Aid needs only a piece of the receiver in his clearing and a card (Law "
-    "9.5.5; seed 003 asks for warriors: the Law is followed). Removing a warrior of a "
-    "non-Hostile faction makes it Hostile (the marker leaves the track; aid can never "
-    "improve it again).",
-    "RV5": "Infamy (Law 9.2.9.2): +1 VP per piece of a Hostile faction he removes in battle on "
+    "VP), 2 more to the second (+2 VP), 3 more to Allied (+2 VP) (reference data 4.4; the Law "
+    "prints these on the board only); aids to an Allied faction score 2 VP each. Aid (Law 9.5.4) "
+    "needs only a piece of the receiver in his clearing and a card matching the clearing (seed "
+    "003 asks for warriors: the Law is followed), and a Hostile faction may be aided too (Law "
+    "9.2.9.3.3: it never improves, but he may take one of its crafted items). Removing a warrior "
+    "of a non-Hostile faction makes it Hostile (Law 9.2.9.3; the marker leaves the track; aid "
+    "can never improve it again).",
+    "RV5": "Infamy (Law 9.2.9.3.1): +1 VP per piece of a Hostile faction he removes in battle on "
     "his own turn, not for the warrior whose removal made that faction Hostile (in that battle "
     "hostility comes after the hit), and never by Strike, as a defender or out of battle (seed "
     "003 gives VP for any removal: the Law is followed).",
     "RV6": "The pawn is not a warrior (Law 9.2.2): it cannot be removed and rules nothing; a "
     "Vagabond move never triggers the Alliance's Outrage (Law 8.2.6 speaks of warriors moving "
     "in). Full Removal (Law 9.2.2.1): an effect that removes every enemy piece in his clearing "
-    "(a revolt, a favor card) damages three of his undamaged items, the Vagabond choosing one "
-    "at a time (decision vagabond.damage), all of them without a choice if he has three or "
-    "fewer; seed 003 says nothing of it.",
-    "RV7": "Resting (Law 9.6.1): in Evening, if the pawn is in a forest, he repairs every "
-    "damaged item (seed 003 lets him rest anywhere: the Law is followed).",
+    "(a revolt, a favor card) damages three of his undamaged items, the Vagabond choosing one at "
+    "a time (decision vagabond.damage), all of them without a choice if he has three or fewer; "
+    "seed 003 says nothing of it.",
+    "RV7": "Resting (Law 9.6.1): in Evening, if the pawn is in a forest, every damaged item is "
+    "repaired and flipped face up (seed 003 lets him rest anywhere: the Law is followed). A "
+    "repair by a hammer or by Hideout keeps the item's side (Law 9.5.7).",
     "RV8": "Birdsong refresh (Law 9.4.1): when no more items are exhausted than he may refresh, "
     "all are refreshed without asking; otherwise he chooses one item at a time (decision "
     "vagabond.refresh, keys refresh:<item> and refresh:<item>:damaged). Hideout (the Ranger) "
     "repairs up to three damaged items the same way (decision vagabond.hideout) and ends "
     "Daylight.",
-    "RV9": "In battle (Law 9.2.8) his rolled hits are capped by his undamaged swords, exhausted "
-    "ones included, and as defender he is defenseless (one extra hit, Law 4.3.3.2) with none. "
-    "Each hit he takes damages one undamaged item of his choice (decision battle.remove, keys "
-    "damage:<item>); hits beyond his undamaged items are lost. After an ambush his pawn always "
-    "remains, so the battle goes on. Other factions may attack his pawn where they have "
-    "warriors; he battles only in his pawn's clearing, exhausting a sword.",
+    "RV9": "In battle his rolled hits are capped by his undamaged swords, exhausted ones "
+    "included (Law 9.2.6), and he is defenseless (one extra hit, Law 4.3.3.2) with no undamaged "
+    "sword (Law 9.2.4). Each hit he takes damages one undamaged item of his choice (Law 9.2.7; "
+    "decision battle.remove, keys damage:<item>); hits beyond his undamaged items are ignored. "
+    "Of a kind, an exhausted tile is damaged before a face-up one (a repair leaves both the "
+    "same, and keeping the face-up one is never worse), so the key names the kind only. After an "
+    "ambush his pawn always remains, so the battle goes on. Other factions may attack his pawn "
+    "where they have warriors; he battles only in his pawn's clearing, exhausting a sword.",
     "RV10": "The quest deck's order and the items under unexplored ruins are hidden from every "
-    "seat, the Vagabond included (explored items are shown): determinization (RT6) shuffles "
-    "the quest cards not face up or completed, and deals the ruin items not yet explored to the "
+    "seat, the Vagabond included (explored items are shown): determinization (RT6) shuffles the "
+    "quest cards not face up or completed, and deals the ruin items not yet explored to the "
     "ruins left, from what is known alone.",
     "RV11": "Craft (Law 9.5.8): the Vagabond exhausts one ready hammer per suit icon of the card "
-    "(every icon of his clearing's suit, or any suit), as an action among the others in "
-    "Daylight (key craft:<card>); a crafted item goes to the Crafted Items box like any "
-    "faction's (items taken by Aid go to his satchel).",
+    "(every icon of his clearing's suit, or any suit), as an action among the others in Daylight "
+    "(key craft:<card>). He has no Crafted Items box (Law 9.2.5), so a crafted item is taken "
+    "face up into his Satchel or onto its track at once (Law 9.2.1 'he may immediately take it'; "
+    "left untaken it would have nowhere to go), like an item taken by Aid; either is a supply "
+    "item he holds (RV12).",
     "RV12": "Items are conserved: the item supply, the Crafted Items boxes, the supply items the "
     "Vagabond took by Aid and those removed from the game always add up to the printed supply. "
     "Removed over capacity, his own tiles of a kind go before the supply's (tiles of a kind are "
     "alike).",
+    "RV13": "Daylight in a forest (Law 9.5 is silent beyond Move, seed 003 too): from a forest "
+    "he may move into an adjacent clearing (Law 9.5.1, one boot, one more into Hostile "
+    "warriors), repair with a hammer, and the Ranger may take Hideout; the actions that name his "
+    "clearing (battle, explore, aid, quest, strike, craft, Steal, Day Labor) cannot be taken "
+    "there.",
+    "RV14": "Allied warriors in his attacks (Law 9.2.9.2.3-4): once he has chosen the defender "
+    "of a battle he initiates, he may treat the warriors of one Allied faction in the clearing "
+    "of battle as his own (decision battle.ally, keys ally:<seat> and pass), never of the "
+    "defender's faction and never as defender. His rolled hits are capped by their warriors "
+    "there plus his undamaged swords; the hits are his (their removals score and make factions "
+    "Hostile as his own). Each hit he takes, an ambush's included, damages one of his items or "
+    "removes one of those warriors, his choice (decision battle.remove, key remove:warrior "
+    "beside damage:<item>); the defender removes them, and effects of their removal (Field "
+    "Hospitals) are the ally's. At the end of the battle, if more hits he took removed Allied "
+    "warriors than damaged items, that faction becomes Hostile; losing them never makes it "
+    "Hostile otherwise. Seed 003 only says allied pieces may act as his in moves and battles.",
+    "RV15": "Moving with an ally (Law 9.2.9.2.2): whenever the pawn moves from a clearing to an "
+    "adjacent clearing (a Daylight move or a slip), he may force any number, at least one, of "
+    "one Allied faction's warriors in the origin to move along (decision vagabond.escort, keys "
+    "escort:<seat>:<n> and pass). They go with the pawn, so the move needs no rule (Law 9.2.3 "
+    "Nimble) and no extra boot; otherwise it is resolved as if that faction moved them (Golden "
+    "Rules, Use of Force): warriors moving into a sympathetic clearing outrage the Alliance at "
+    "the Allied faction's cost.",
 }
 
 #: Relationship values: Hostile, Indifferent, the two spaces after it, Allied.
@@ -338,8 +372,11 @@ class VagabondBoard(FactionBoard):
         )
 
     def on_track(self, item: str) -> int:
-        """Undamaged items of a track kind that count for its track (at most 3)."""
-        return min(TRACK_SPACES, self.count(item))
+        """Items face up on a track (ready and undamaged, at most 3): only they count for it
+        (Law 9.2.5.1, 9.4.1, 9.6.2, 9.6.4 'face up on the matching track'; RV1)."""
+        if item not in TRACK_ITEMS:
+            return 0
+        return min(TRACK_SPACES, self.count(item, ready=True))
 
     def refresh_count(self) -> int:
         """Items refreshed in Birdsong: 3 + 2 per tea on the track (Law 9.4.1)."""
@@ -353,12 +390,25 @@ class VagabondBoard(FactionBoard):
         """Item capacity: 6 + 2 per bag on the track (Law 9.2.5.3, RV3)."""
         return BASE_CAPACITY + CAPACITY_PER_BAG * self.on_track(BAG)
 
+    def in_satchel_or_damaged(self) -> list[Item]:
+        """Every item but those face up on the tracks (Law 9.2.5.1): what item capacity counts
+        and what may be removed over it (Law 9.6.4, RV3)."""
+        on_tracks = {item: self.on_track(item) for item in TRACK_ITEMS}
+        found = []
+        for state in self.items:
+            item, exhausted, damaged = state
+            if not exhausted and not damaged and on_tracks.get(item, 0) > 0:
+                on_tracks[item] -= 1
+                continue
+            found.append(state)
+        return found
+
     def over_capacity(self) -> int:
-        """Items over capacity (every item counts, RV3)."""
-        return max(0, len(self.items) - self.capacity())
+        """Items in the Satchel and Damaged box over capacity (RV3)."""
+        return max(0, len(self.in_satchel_or_damaged()) - self.capacity())
 
     def max_hits(self) -> int:
-        """Rolled hits are capped by undamaged swords (Law 9.2.8.1)."""
+        """Rolled hits are capped by undamaged swords, face up or down (Law 9.2.6)."""
         return self.count(SWORD)
 
     def ready(self, item: str) -> bool:
@@ -377,7 +427,8 @@ class VagabondBoard(FactionBoard):
         self._replace((item, False, False), (item, True, False))
 
     def damage(self, item: str) -> None:
-        """Damage an undamaged ``item`` (an exhausted one first: its state stays, Law 9.2.6)."""
+        """Damage an undamaged ``item``: an exhausted one first, which is never worse for him
+        (RV9); it keeps its side in the Damaged box (Law 9.2.7, 9.5.7)."""
         for state in ((item, True, False), (item, False, False)):
             if state in self.items:
                 self._replace(state, (item, state[1], True))
@@ -414,14 +465,24 @@ class VagabondBoard(FactionBoard):
         return done
 
     def repair_all(self) -> None:
+        """Hideout's repairs when all are due: each keeps its side (Law 9.5.7)."""
         self.items = [(i, e, False) for i, e, _ in self.items]
 
+    def rest(self) -> None:
+        """An Evening's Rest (Law 9.6.1): damaged items leave the Damaged box face up."""
+        self.items = [(i, e and not d, False) for i, e, d in self.items]
+
+    def removable(self) -> list[str]:
+        """Kinds he may remove over capacity: those in the Satchel or Damaged box (RV3)."""
+        return sorted({i for i, _, _ in self.in_satchel_or_damaged()})
+
     def remove(self, item: str) -> None:
-        """Remove one ``item`` from the game (damaged ones first)."""
-        for state in sorted((s for s in self.items if s[0] == item), key=lambda s: not s[2]):
-            self.items.remove(state)
-            return
-        raise ValueError(f"no {item}")
+        """Remove one ``item`` from the game: a damaged one first, then an exhausted one (a
+        face-up one on a track last; RV3)."""
+        states = [s for s in self.items if s[0] == item]
+        if not states:
+            raise ValueError(f"no {item}")
+        self.items.remove(max(states, key=lambda s: (s[2], s[1])))
 
     # -- relationships -------------------------------------------------------------------------
 
@@ -469,6 +530,53 @@ def warrior_removed(board: VagabondBoard, faction: str, *, infamy_allowed: bool)
     vp = 1 if infamy_allowed and board.hostile(faction) else 0
     board.make_hostile(faction)
     return vp
+
+
+def allied_seats(g: RootState, seat: int) -> tuple[int, ...]:
+    """Seats whose faction is Allied with the Vagabond at ``seat`` (Law 9.2.9.2)."""
+    board = board_of(g, seat)
+    return tuple(s for s in g.enemies(seat) if board.relations.get(g.faction_of(s)) == ALLIED)
+
+
+def battle_allies(g: RootState, seat: int, c: int, defender: int) -> tuple[int, ...]:
+    """Law 9.2.9.2.3: the Allied seats whose warriors in ``c`` the attacking Vagabond may treat
+    as his own: never the defender's own faction (RV14)."""
+    w = g.woodland
+    return tuple(
+        s for s in allied_seats(g, seat) if s != defender and w.warriors(g.faction_of(s), c) > 0
+    )
+
+
+def ally_hits_taken(g: RootState, seat: int, ally: int, on_ally: int, on_items: int) -> None:
+    """Law 9.2.9.2.4, at the end of a battle fought with ``ally``'s warriors: if more hits he
+    took removed them than damaged his items, that faction becomes Hostile (RV14)."""
+    if on_ally > on_items and board_of(g, seat).make_hostile(g.faction_of(ally)):
+        g.emit("hostile", seat=seat, faction=g.faction_of(ally))
+
+
+def escort_options(g: RootState, seat: int, origin: int) -> tuple[Option, ...]:
+    """Law 9.2.9.2.2: after his move out of ``origin``, any number (at least one) of one
+    Allied faction's warriors there may be forced along (RV15)."""
+    w = g.woodland
+    return tuple(
+        _opt(f"escort:{s}:{n}", f"bring {n} of seat {s}'s warriors", "escort", s, n)
+        for s in allied_seats(g, seat)
+        for n in range(1, w.warriors(g.faction_of(s), origin) + 1)
+    )
+
+
+def escort(g: RootState, ally: int, origin: int, count: int) -> None:
+    """Move ``count`` of ``ally``'s warriors from ``origin`` to the pawn's clearing: a forced
+    move, resolved as if the ally made it (Golden Rules 'Use of Force'), so warriors moving
+    in may outrage the Alliance at the ally's cost (RV15)."""
+    dst = g.woodland.pawn
+    assert isinstance(dst, int)
+    g.woodland.move(g.faction_of(ally), origin, dst, count)
+    g.emit("move", seat=ally, src=origin, dst=dst, count=count)
+    for other in g.enemies(ally):
+        rules = g.rules(other)
+        if rules.watches_moves:
+            rules.enemy_moved(g, other, ally, dst)
 
 
 def capacity_after_evening(board: VagabondBoard) -> int:
@@ -709,26 +817,51 @@ def _opt(key: str, label: str, *value: Any) -> Option:
     return Option(key, label, value)
 
 
+def move_targets(g: RootState) -> tuple[int, ...]:
+    """Law 9.5.1: adjacent clearings, never a forest; from a forest, its clearings."""
+    where = g.woodland.pawn
+    if isinstance(where, int):
+        return g.board.neighbours[where]
+    if isinstance(where, str):
+        return forest(g.board, where).clearings
+    return ()
+
+
+def _repair_options(board: VagabondBoard, ready: set[str]) -> list[Option]:
+    """Law 9.5.7: a ready hammer repairs one damaged item."""
+    if HAMMER not in ready:
+        return []
+    return [
+        _opt(f"repair:{item}", f"repair a {item}", "repair", item)
+        for item in sorted({i for i, _, d in board.items if d})
+    ]
+
+
 def daylight_options(g: RootState, seat: int) -> list[Option]:
     """Every Daylight action the Vagabond can complete now (Law 9.5), then 'done'."""
     board = board_of(g, seat)
     c = pawn_clearing(g)
-    found: list[Option] = []
-    if c is None:
-        return found
-    suit = g.clearing_suit(c)
     ready = {i for i, e, d in board.items if not e and not d}
     boots = board.count(BOOT, ready=True)
-    for dst in g.board.neighbours[c]:
-        if boots >= move_cost(g, seat, dst):
-            found.append(_opt(f"move:{dst}", f"move to clearing {dst}", "move", dst))
+    found = [
+        _opt(f"move:{dst}", f"move to clearing {dst}", "move", dst)
+        for dst in move_targets(g)
+        if boots >= move_cost(g, seat, dst)
+    ]
+    if c is None:  # in a forest: move, repair and Hideout need no clearing (RV13)
+        found.extend(_repair_options(board, ready))
+        if TORCH in ready and board.character and CHARACTERS[board.character].special == HIDEOUT:
+            found.append(_opt("hideout", "Hideout", "hideout"))
+        found.append(DONE)
+        return found
+    suit = g.clearing_suit(c)
     if TORCH in ready and c in board.ruins:
         found.append(_opt("explore", "explore the ruin", "explore"))
     hand = g.players[seat].hand
     if ready:
         for s in present(g, seat, c):
-            if board.hostile(g.faction_of(s)):
-                continue  # RV4: aid never improves a Hostile faction; not offered
+            # Law 9.2.9.3.3: a Hostile faction may be aided too (for its crafted items), it
+            # just never improves (RV4).
             for card_id in sorted(set(hand)):
                 if matches(CARD_BY_ID[card_id].suit, suit):
                     found.append(
@@ -760,9 +893,7 @@ def daylight_options(g: RootState, seat: int) -> list[Option]:
                 and can_craft(g, seat, card)
             ):
                 found.append(_opt(f"craft:{card_id}", f"craft {card.name}", "craft", card_id))
-    if HAMMER in ready:
-        for item in sorted({i for i, _, d in board.items if d}):
-            found.append(_opt(f"repair:{item}", f"repair a {item}", "repair", item))
+    found.extend(_repair_options(board, ready))
     if TORCH in ready:
         special = CHARACTERS[board.character].special if board.character else ""
         if special == STEAL:
@@ -783,14 +914,16 @@ def daylight_options(g: RootState, seat: int) -> list[Option]:
 
 class VagabondBirdsong(Step):
     """Law 9.4: refresh (RV8: one item kind at a time while more are exhausted than may be
-    refreshed, otherwise all at once), then slip or stay."""
+    refreshed, otherwise all at once), then slip or stay; a slip between clearings may bring
+    Allied warriors along (RV15)."""
 
-    __slots__ = ("left",)
+    __slots__ = ("left", "origin")
     name = "vagabond"
 
     def __init__(self, seat: int, left: int) -> None:
         super().__init__(seat, "refresh")
         self.left = left
+        self.origin = 0
 
     def advance(self, g: RootState) -> Options:
         board = board_of(g, self.seat)
@@ -811,6 +944,8 @@ class VagabondBirdsong(Step):
             n = board.refresh_up_to(self.left)
             g.emit("refresh", seat=self.seat, count=n)
             self.stage = "slip"
+        if self.stage == "escort":
+            return (PASS, *escort_options(g, self.seat, self.origin))
         if self.stage != "slip":
             return FINISHED
         targets = slip_targets(g)
@@ -827,10 +962,19 @@ class VagabondBirdsong(Step):
             self.left -= 1
             g.emit("refresh", seat=self.seat, count=1)
             return
+        if value[0] == "escort":
+            escort(g, value[1], self.origin, value[2])
+        self.stage = "over"
         if value[0] == "slip":
+            src = g.woodland.pawn
             g.woodland.place_pawn(value[1])
             g.emit("slip", seat=self.seat, to=value[1])
-        self.stage = "over"
+            if (
+                isinstance(src, int)
+                and isinstance(value[1], int)
+                and escort_options(g, self.seat, src)
+            ):
+                self.origin, self.stage = src, "escort"
 
 
 def begin_birdsong(g: RootState, seat: int) -> Step:
@@ -842,16 +986,17 @@ def begin_birdsong(g: RootState, seat: int) -> Step:
 class VagabondDaylight(Step):
     """Law 9.5: actions in any order and number, each exhausting items, until 'done'."""
 
-    __slots__ = ("card", "count", "receiver")
+    __slots__ = ("card", "count", "origin", "receiver")
     name = "vagabond"
 
     def __init__(self, seat: int) -> None:
         super().__init__(seat, "action")
         #: The action waiting for its second choice: the aid's receiver and card, the quest's
-        #: VP, the repairs Hideout has left.
+        #: VP, the repairs Hideout has left, the clearing a move left (for Allied warriors).
         self.receiver = -1
         self.card = ""
         self.count = 0
+        self.origin = 0
 
     def advance(self, g: RootState) -> Options:
         board = board_of(g, self.seat)
@@ -879,6 +1024,8 @@ class VagabondDaylight(Step):
                 _opt("reward:vp", "score VP", "reward", "vp"),
                 _opt("reward:cards", "draw 2", "reward", "cards"),
             )
+        if self.stage == "escort":
+            return (PASS, *escort_options(g, self.seat, self.origin))
         return FINISHED
 
     def choose(self, g: RootState, value: tuple[Any, ...]) -> None:
@@ -911,6 +1058,11 @@ class VagabondDaylight(Step):
             board.repair(value[1])
             self.count -= 1
             return
+        if self.stage == "escort":
+            if verb == "escort":
+                escort(g, value[1], self.origin, value[2])
+            self.stage, self.origin = "action", 0
+            return
         if self.stage == "quest_reward":
             if value[1] == "vp":
                 g.score(seat, self.count, "quest")
@@ -918,14 +1070,16 @@ class VagabondDaylight(Step):
                 g.draw(seat, 2)
             self.stage, self.receiver, self.count = "action", -1, 0
             return
-        assert c is not None or verb == "done"
         if verb == "done":
             self.stage = "over"
         elif verb == "move":
+            src = g.woodland.pawn
             for _ in range(move_cost(g, seat, value[1])):
                 board.exhaust(BOOT)
             g.woodland.place_pawn(value[1])  # the pawn is no warrior: no Outrage (RV6)
-            g.emit("pawn_move", seat=seat, src=c, dst=value[1])
+            g.emit("pawn_move", seat=seat, src=src, dst=value[1])
+            if isinstance(src, int) and escort_options(g, seat, src):
+                self.origin, self.stage = src, "escort"  # Law 9.2.9.2.2 (RV15)
         elif verb == "battle":
             assert c is not None
             board.exhaust(SWORD)
@@ -935,6 +1089,12 @@ class VagabondDaylight(Step):
             for _ in card.cost:
                 board.exhaust(HAMMER)
             craft(g, seat, card)
+            if card.item is not None and card.item in g.players[seat].items:
+                # Law 9.2.1, 9.5.8: he takes a crafted item face up (he has no Crafted Items
+                # box, Law 9.2.5); it is a supply item he holds (RV11, RV12).
+                g.players[seat].items.remove(card.item)
+                board.gain(card.item)
+                board.taken.append(card.item)
         elif verb == "explore":
             assert c is not None
             board.exhaust(TORCH)
@@ -994,14 +1154,14 @@ class VagabondEvening(Step):
         board = board_of(g, self.seat)
         if self.stage == "start":
             if isinstance(g.woodland.pawn, str):
-                board.repair_all()
+                board.rest()
                 g.emit("rest", seat=self.seat)
             g.draw(self.seat, board.evening_draw())
             self.stage = "capacity"
             g.push(HandLimit(self.seat))
             return FINISHED
         if self.stage == "capacity" and board.over_capacity():
-            kinds = sorted({i for i, _, _ in board.items})
+            kinds = board.removable()
             return tuple(_opt(f"remove:{i}", f"remove a {i}", "remove", i) for i in kinds)
         return FINISHED
 

@@ -117,15 +117,16 @@ def test_rv1_rv2_setup_takes_own_items_ruins_quests_and_relations(character: str
 
 
 def test_rv1_tracks_refresh_draw_and_capacity() -> None:
-    """RV1: 3 + 2 per tea, 1 + 1 per coin, 6 + 2 per bag; damaged ones do not count; at most
-    three count."""
+    """RV1: 3 + 2 per tea, 1 + 1 per coin, 6 + 2 per bag; only face-up ones on the track
+    count (not exhausted, not damaged); at most three count."""
     board = board_with(BOOT, TORCH)
     assert (board.refresh_count(), board.evening_draw(), board.capacity()) == (3, 1, 6)
     for item in (TEA, TEA, COIN, BAG):
         board.gain(item)
     assert (board.refresh_count(), board.evening_draw(), board.capacity()) == (7, 2, 8)
     board.exhaust(TEA)
-    assert board.refresh_count() == 7  # exhausted still on the track
+    assert board.refresh_count() == 5  # face down in the Satchel (Law 9.2.5.1)
+    board.refresh(TEA)
     board.damage(TEA)
     assert board.refresh_count() == 5
     for _ in range(4):
@@ -133,19 +134,24 @@ def test_rv1_tracks_refresh_draw_and_capacity() -> None:
     assert board.capacity() == 6 + 2 * 3
 
 
-def test_rv3_capacity_counts_damaged_and_track_items() -> None:
-    """RV3: every item counts toward capacity, damaged, exhausted and track items included."""
-    board = board_with(BOOT, BOOT, SWORD, SWORD, TORCH, TEA)
-    assert board.over_capacity() == 0
+def test_rv3_capacity_counts_the_satchel_and_damaged_box_not_the_tracks() -> None:
+    """RV3: damaged and exhausted items count toward capacity; face-up tea, coins and bags on
+    their tracks do not (Law 9.6.4: 'items total in your Satchel and Damaged box')."""
+    board = board_with(BOOT, BOOT, SWORD, SWORD, TORCH, CROSSBOW, TEA)
+    assert board.over_capacity() == 0  # the tea is on its track
     board.gain(HAMMER)
     board.damage(HAMMER)
     assert board.over_capacity() == 1
-    board.gain(BAG)  # the bag counts and raises capacity by 2
+    board.gain(BAG)  # on its track: raises capacity by 2, counts for nothing
+    assert board.over_capacity() == 0
+    board.exhaust(TEA)  # face down in the Satchel: counts
     assert board.over_capacity() == 0
     board.damage(BAG)
-    assert board.over_capacity() == 2
+    assert board.over_capacity() == 3
+    assert board.removable() == [BAG, BOOT, CROSSBOW, HAMMER, SWORD, TEA, TORCH]
     board.remove(BAG)
     board.remove(HAMMER)
+    board.remove(TEA)
     assert board.over_capacity() == 0
 
 
@@ -304,17 +310,19 @@ def test_vagabond_turns_play_at_random(seed: int) -> None:
 
 
 def test_rv8_birdsong_refreshes_three_plus_two_per_tea_then_slips() -> None:
-    """RV8: more exhausted items than the refresh count: chosen one at a time."""
+    """RV8: more exhausted items than the refresh count (3 + 2 for the face-up tea): chosen one
+    at a time."""
     g, seat = vagabond_game(character=THIEF)
     board = vb(g, seat)
-    board.items = [(i, True, False) for i in (BOOT, TORCH, TEA, SWORD, SWORD, HAMMER, BAG)]
+    board.items = [(i, True, False) for i in (BOOT, TORCH, SWORD, SWORD, HAMMER, BAG)]
+    board.gain(TEA)
     step = Vagabond().phase(g, seat, "birdsong")
     assert step is not None
     for _ in range(5):
         keys = option_keys(g, step)
         assert step.kind() == "vagabond.refresh"
         do(g, step, "refresh:sword" if "refresh:sword" in keys else keys[0])
-    assert sum(1 for _, e, _ in board.items if not e) == 5
+    assert sum(1 for _, e, _ in board.items if not e) == 6
     assert board.count(SWORD, ready=True) == 2
     forest_id = g.woodland.pawn
     assert isinstance(forest_id, str)
@@ -459,8 +467,8 @@ def test_rv7_rv3_evening_rests_only_in_a_forest_draws_and_removes_excess() -> No
     board.damage(BOOT)
     g.woodland.place_pawn(1)
     g.players[seat].hand = []
-    for item in (HAMMER, HAMMER, HAMMER):
-        board.gain(item)
+    for item in (HAMMER, HAMMER, HAMMER, HAMMER):
+        board.gain(item)  # 7 in the Satchel and Damaged box (the tea is on its track)
     g.stack = [VagabondEvening(seat)]
     g.current = seat
     g.resume()
@@ -469,7 +477,7 @@ def test_rv7_rv3_evening_rests_only_in_a_forest_draws_and_removes_excess() -> No
     d = g.pending()[0]
     assert d.kind == "vagabond.capacity"
     g.apply(seat, [o.key for o in d.options].index("remove:hammer"))
-    assert board.over_capacity() == 0 and len(board.items) == 6
+    assert board.over_capacity() == 0 and len(board.items) == 7
     g2, seat2 = vagabond_game()
     board2 = vb(g2, seat2)
     board2.damage(BOOT)
@@ -617,7 +625,8 @@ def test_the_view_shows_the_pawn_satchel_and_tracks_in_wire_values() -> None:
 
 
 def test_rv11_craft_exhausts_a_hammer_per_icon_of_his_clearing_suit() -> None:
-    """RV11: the Tinker crafts a one-icon card of his clearing's suit with his hammer."""
+    """RV11: the Tinker crafts a one-icon card of his clearing's suit with his hammer and
+    takes the crafted item face up."""
     g, seat = vagabond_game(character=TINKER)
     board = vb(g, seat)
     c = 1
@@ -635,7 +644,9 @@ def test_rv11_craft_exhausts_a_hammer_per_icon_of_his_clearing_suit() -> None:
     keys = option_keys(g, step)
     assert f"craft:{card.id}" in keys and f"craft:{two.id}" not in keys
     do(g, step, f"craft:{card.id}")
-    assert not board.ready(HAMMER) and card.item in g.players[seat].items
+    assert board.count(HAMMER, ready=True) == (card.item == HAMMER)
+    assert card.item not in g.players[seat].items  # no Crafted Items box: he takes it
+    assert board.taken == [card.item] and (card.item, False, False) in board.items
 
 
 @pytest.mark.parametrize("board_name", ["autumn", "winter"])
@@ -667,15 +678,18 @@ def test_rv12_capacity_removal_takes_his_own_tiles_first() -> None:
 
 
 def test_greedy_vagabond_beats_a_random_vagabond_among_random_players() -> None:
-    """The greedy Vagabond (quests, explores, aid; no pointless fights) scores more than a
-    random one in the same four-player games (Autumn, 12 seeds) and wins at least half."""
+    """The greedy Vagabond (quests, explores, aid; no pointless fights) scores at least 4 VP a
+    game more than a random one in the same four-player games (Autumn, 12 seeds) and wins more
+    often (measured: 21.8 VP and 5 wins against 13.0 VP and 1 win; before the Law's face-up
+    tracks, RV1, it won 8: exhausting a tea or coin now costs refreshes and cards)."""
     from games.local import play_local
     from games.policies.random_policy import RandomPolicy
     from games.root import GAME
     from games.root.greedy import GreedyPolicy
 
     config = GameConfig(4, "autumn")
-    greedy_vp = random_vp = wins = 0
+    vp = {True: 0, False: 0}
+    wins = {True: 0, False: 0}
     for seed in range(12):
         seat = GAME.new(config, seed).seat_of["vagabond"]
         for greedy in (True, False):
@@ -686,10 +700,11 @@ def test_greedy_vagabond_beats_a_random_vagabond_among_random_players() -> None:
                 bots[seat] = GreedyPolicy(seed)
             outcome = play_local(GAME, config, seed, bots).outcome()
             assert outcome is not None
-            if greedy:
-                greedy_vp += outcome.scores[seat]
-                wins += outcome.ranking[0] == seat
-            else:
-                random_vp += outcome.scores[seat]
-    print(f"greedy Vagabond {greedy_vp / 12:.1f} VP, random {random_vp / 12:.1f}; wins {wins}/12")
-    assert greedy_vp > random_vp and wins >= 6
+            vp[greedy] += outcome.scores[seat]
+            wins[greedy] += outcome.ranking[0] == seat
+    print(
+        f"greedy Vagabond {vp[True] / 12:.1f} VP, {wins[True]}/12 wins; "
+        f"random {vp[False] / 12:.1f} VP, {wins[False]}/12 wins"
+    )
+    assert vp[True] >= vp[False] + 4 * 12
+    assert wins[True] >= 4 and wins[True] > wins[False]
