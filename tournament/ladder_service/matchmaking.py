@@ -1,0 +1,132 @@
+"""Matchmaking for a continuous ladder: which available bots play together next, in which seats.
+
+One pool is one game, variant and player count. Each round of matchmaking takes the bots that
+are available now and forms as many groups as it can, one at a time:
+
+1. the *anchor* of the next group is the neediest bot: fewest games so far, then the one that
+   has waited longest (this is what keeps play counts fair over time);
+2. its partners are the candidates that cost least: close ratings, few games, not the
+   opponents it just played (no immediate rematch), authors' bots before house bots;
+3. seats are rotated: the group's bots take the seat permutation that gives each bot the seat
+   it has taken least often.
+
+House bots are always available, with unlimited concurrency, so a lone new bot gets games at
+once; a connected bot plays at most as many matches at once as it declared. Pure logic, no I/O:
+the service feeds it and acts on the groups, and a simulation test checks its fairness.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+#: Elo points that cost as much as one game of difference in experience.
+ELO_PER_GAME = 8.0
+#: The cost of meeting a bot one has just played (one of its last ``REMATCH_MEMORY`` opponents).
+REMATCH_COST = 400.0
+#: The cost of a house bot where an author's bot would do: house bots fill, they do not crowd.
+HOUSE_COST = 150.0
+#: Opponents remembered per bot, to avoid immediate rematches.
+REMATCH_MEMORY = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A bot that could play now."""
+
+    bot_id: str
+    rating: float
+    games: int
+    #: Matches it may still start now (connected bots declare a concurrency; house bots: many).
+    free_slots: int
+    #: When it became available (monotonic seconds): among equals, who waited longest goes first.
+    waiting_since: float
+    house: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One match to start: bot ids in seat order."""
+
+    seats: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class History:
+    """What matchmaking remembers between rounds: recent opponents and seats taken."""
+
+    players: int
+    recent: dict[str, deque[str]] = field(default_factory=dict)
+    seat_counts: dict[str, list[int]] = field(default_factory=dict)
+
+    def record(self, group: Group) -> None:
+        for seat, bot in enumerate(group.seats):
+            self.seat_counts.setdefault(bot, [0] * self.players)[seat] += 1
+            memory = self.recent.setdefault(bot, deque(maxlen=REMATCH_MEMORY))
+            memory.extend(other for other in group.seats if other != bot)
+
+    def just_played(self, bot: str, other: str) -> bool:
+        return other in self.recent.get(bot, ())
+
+    def seats_taken(self, bot: str) -> list[int]:
+        return self.seat_counts.get(bot, [0] * self.players)
+
+
+def pair_cost(history: History, a: Candidate, b: Candidate) -> float:
+    """How much we would rather not put ``a`` and ``b`` in one match (0 = ideal)."""
+    cost = abs(a.rating - b.rating) + ELO_PER_GAME * b.games
+    if history.just_played(a.bot_id, b.bot_id):
+        cost += REMATCH_COST
+    if b.house:
+        cost += HOUSE_COST
+    return cost
+
+
+def form_groups(
+    candidates: Iterable[Candidate], players: int, history: History, limit: int | None = None
+) -> list[Group]:
+    """Groups to start now (at most ``limit``), each recorded in ``history``.
+
+    A bot appears at most once per group and in at most ``free_slots`` groups. A group is
+    formed only around an author's bot: house bots never play only among themselves.
+    """
+    if players < 1:
+        raise ValueError(f"players must be at least 1, not {players}")
+    slots = {c.bot_id: c for c in candidates if c.free_slots > 0}
+    free = {bot: c.free_slots for bot, c in slots.items()}
+    groups: list[Group] = []
+    while limit is None or len(groups) < limit:
+        anchors = [c for c in slots.values() if free[c.bot_id] > 0 and not c.house]
+        if not anchors:
+            break
+        anchor = min(anchors, key=lambda c: (c.games, c.waiting_since, c.bot_id))
+        others = [c for c in slots.values() if c.bot_id != anchor.bot_id and free[c.bot_id] > 0]
+        if len(others) < players - 1:
+            # The neediest bot cannot be seated: nobody else can be either with fewer choices.
+            break
+        others.sort(key=lambda c: (pair_cost(history, anchor, c), c.bot_id))
+        members = [anchor, *others[: players - 1]]
+        group = Group(seat_order(history, [m.bot_id for m in members]))
+        for bot in group.seats:
+            free[bot] -= 1
+        history.record(group)
+        groups.append(group)
+    return groups
+
+
+def seat_order(history: History, bots: Sequence[str]) -> tuple[str, ...]:
+    """The permutation of ``bots`` over the seats that each has taken least (ties: as given).
+
+    Exhaustive: at most 4! = 24 orders for the games we have.
+    """
+    counts: Mapping[str, list[int]] = {bot: history.seats_taken(bot) for bot in bots}
+    best = min(
+        itertools.permutations(bots),
+        key=lambda order: (
+            sum(counts[bot][seat] for seat, bot in enumerate(order)),
+            max(counts[bot][seat] for seat, bot in enumerate(order)),
+        ),
+    )
+    return tuple(best)
