@@ -160,7 +160,7 @@ def _verdict(match: Match) -> str:
 def whole_games(game: Game) -> list[GameConfig]:
     """The whole games a bot plays: the first variant with the fewest players, then each other
     variant with the most (Rumble Nation: 2-player base, 4-player advanced; Root: both maps with
-    two players, then autumn with three)."""
+    two players, then autumn with three and with four)."""
     if game.name == "root":
         # Both maps with two players (the two-game contest), then one three-player game and
         # one four-player game once their factions are in the engine (the Vagabond for four).
