@@ -3,13 +3,15 @@
 His turn: Birdsong (refresh, slip), Daylight (move, battle, explore, aid, quest, strike,
 repair, craft and his character's special action, each exhausting items), Evening (rest in a
 forest, draw, hand limit, item capacity); his battles and Full Removal use the Faction hooks
-in ``battle.py``, ``alliance.py`` and ``crafting.py``.
+in ``battle.py``, ``alliance.py`` and ``crafting.py``. An Allied faction's warriors may go with
+his moves and slips (``escort``, RV15) and fight in the battles he starts (``battle_allies``,
+``ally_hits_taken``, called by ``battle.py``; RV14).
 
 State lives on ``VagabondBoard``:
 
 - ``items``: every item the Vagabond owns, each ``(item, exhausted, damaged)`` (the Satchel and
   the tea/coin/bag tracks are one list: an item on a track is still an item that can be
-  exhausted or damaged; an undamaged one counts for its track, Law 9.2.5);
+  exhausted or damaged; only a face-up one counts for its track, Law 9.2.5.1, RV1);
 - ``character``, the quest deck and the three face-up quests, the quests completed;
 - ``ruins``: the ruin item under each ruin (Law 9.3.4; only a game with a Vagabond places them,
   and only the Vagabond explores, so they are kept here; RV2);
@@ -78,8 +80,8 @@ VAGABOND_RULINGS: dict[str, str] = {
     "needs only a piece of the receiver in his clearing and a card matching the clearing (seed "
     "003 asks for warriors: the Law is followed), and a Hostile faction may be aided too (Law "
     "9.2.9.3.3: it never improves, but he may take one of its crafted items). Removing a warrior "
-    "of a non-Hostile faction makes it Hostile (Law 9.2.9.3; the marker leaves the track; aid "
-    "can never improve it again).",
+    "of a non-Hostile faction, in battle, by Strike or by a favor card he crafts, makes it "
+    "Hostile (Law 9.2.9.3; the marker leaves the track; aid can never improve it again).",
     "RV5": "Infamy (Law 9.2.9.3.1): +1 VP per piece of a Hostile faction he removes in battle on "
     "his own turn, not for the warrior whose removal made that faction Hostile (in that battle "
     "hostility comes after the hit), and never by Strike, as a defender or out of battle (seed "
@@ -444,7 +446,7 @@ class VagabondBoard(FactionBoard):
         raise ValueError(f"no damaged {item}")
 
     def refresh(self, item: str) -> None:
-        """Refresh an exhausted ``item`` (damaged ones too, Law 9.2.6)."""
+        """Refresh an exhausted ``item`` (damaged ones too: they keep their side, Law 9.2.7)."""
         for state in ((item, True, False), (item, True, True)):
             if state in self.items:
                 self._replace(state, (item, False, state[2]))
@@ -704,7 +706,7 @@ class Vagabond(Faction):
     pawn: ClassVar[bool] = True
 
     def battle_strength(self, g: RootState, seat: int, c: int) -> int:
-        """Rolled hits are capped by undamaged swords (Law 9.2.8.1); with none he is
+        """Rolled hits are capped by undamaged swords (Law 9.2.6); with none he is
         defenseless (RV9)."""
         return board_of(g, seat).max_hits() if g.woodland.pawn == c else 0
 
@@ -801,7 +803,7 @@ def hostile_warriors_in(g: RootState, seat: int, c: int) -> bool:
 
 
 def move_cost(g: RootState, seat: int, c: int) -> int:
-    """Boots to move into ``c``: 1, one more with Hostile warriors there (Law 9.2.9.1)."""
+    """Boots to move into ``c``: 1, one more with Hostile warriors there (Law 9.2.9.3.2)."""
     return 2 if hostile_warriors_in(g, seat, c) else 1
 
 
@@ -1088,7 +1090,11 @@ class VagabondDaylight(Step):
             card = CARD_BY_ID[value[1]]
             for _ in card.cost:
                 board.exhaust(HAMMER)
+            before = {s: g.woodland.warriors_on_map(g.faction_of(s)) for s in g.enemies(seat)}
             craft(g, seat, card)
+            for s, n in before.items():  # a favor card removed them: Hostile (Law 9.2.9.3)
+                if g.woodland.warriors_on_map(g.faction_of(s)) < n:
+                    board.make_hostile(g.faction_of(s))
             if card.item is not None and card.item in g.players[seat].items:
                 # Law 9.2.1, 9.5.8: he takes a crafted item face up (he has no Crafted Items
                 # box, Law 9.2.5); it is a supply item he holds (RV11, RV12).

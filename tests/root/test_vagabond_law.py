@@ -408,6 +408,26 @@ def test_9_2_9_3_removing_a_warrior_makes_its_faction_hostile_even_by_strike() -
     assert board.hostile(EYRIE) and g.players[seat].vp == 0  # no infamy by Strike
 
 
+def test_9_2_9_3_a_favor_card_he_crafts_makes_the_factions_it_removes_hostile() -> None:
+    """RV4: Favor of the Mice removes warriors of the Marquise and the Eyrie in mouse
+    clearings: both Hostile, no infamy (not in battle); the Alliance, untouched, stays
+    Indifferent."""
+    g, seat = table()
+    board = give_items(g, seat, HAMMER, HAMMER, HAMMER, character=TINKER)
+    put(g, EYRIE, 9, 1)
+    for c in range(1, 13):
+        put(g, ALLIANCE, c, 0)
+    for s in range(4):
+        g.players[s].hand = []  # no Field Hospitals to answer
+    take_cards(g, seat, "favor_of_the_mice")
+    daylight(g, seat, 9)
+    choose(g, "craft:favor_of_the_mice")
+    assert g.woodland.warriors(MARQUISE, 9) == 0 and g.woodland.warriors(EYRIE, 9) == 0
+    assert board.hostile(MARQUISE) and board.hostile(EYRIE)
+    assert board.relations[ALLIANCE] == INDIFFERENT
+    assert g.players[seat].vp == 0  # no buildings in mouse clearings, no infamy
+
+
 def test_9_2_9_3_2_hostile_warriors_cost_an_extra_boot() -> None:
     g, seat = table()
     board = give_items(g, seat, BOOT)
