@@ -1,0 +1,369 @@
+"""The ladder's records: registered bots (token hashes only), matches, seats and rating history.
+
+SQLAlchemy Core, in the same database as tournaments (a SQLite file by default, PostgreSQL by
+URL: ``tournament.storage.connect``), in tables of its own prefixed ``ladder_``. A match is
+written ``running`` when it starts and ``done`` (or ``voided``) with its seats in one
+transaction when it ends, so a restarted service knows which matches it lost: they are voided.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from tournament.ladder_service.tokens import new_bot_token, token_hash
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{2,31}")
+MAX_OWNER_CHARS = 64
+MAX_DESCRIPTION_CHARS = 500
+STATUSES = ("active", "paused", "revoked")
+
+metadata = sa.MetaData()
+
+ladder_bots = sa.Table(
+    "ladder_bots",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(32), nullable=False),
+    sa.Column("owner", sa.String(MAX_OWNER_CHARS), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("variant", sa.String(64), nullable=False),
+    sa.Column("player_counts", sa.String(64), nullable=False),
+    sa.Column("description", sa.String(MAX_DESCRIPTION_CHARS), nullable=False),
+    sa.Column("token_hash", sa.String(64), unique=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("status_reason", sa.String(500), nullable=False),
+    sa.Column("house", sa.Boolean, nullable=False),
+    sa.Column("spec", sa.Text, nullable=False),
+    sa.Column("failures_in_row", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.UniqueConstraint("game", "name", name="ladder_bots_name_per_game"),
+)
+
+ladder_matches = sa.Table(
+    "ladder_matches",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("variant", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("reason", sa.String(32)),
+    sa.Column("decisions", sa.Integer),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("finished_at", sa.Float),
+    #: The replay JSON, zlib-compressed (a Root replay is ~50 KB of text, ~8 KB compressed).
+    sa.Column("replay", sa.LargeBinary),
+    sa.Index("ladder_matches_pool", "game", "variant", "players", "status"),
+)
+
+ladder_seats = sa.Table(
+    "ladder_seats",
+    metadata,
+    sa.Column("match_id", sa.String(64), sa.ForeignKey("ladder_matches.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("bot_id", sa.String(32), sa.ForeignKey("ladder_bots.id"), nullable=False),
+    #: 1 = first; 0 while running or when voided.
+    sa.Column("rank", sa.Integer, nullable=False),
+    sa.Column("score", sa.Integer, nullable=False),
+    #: The seat's own failure (e.g. TIMEOUT), empty if it played cleanly.
+    sa.Column("failure", sa.String(32), nullable=False),
+    sa.Index("ladder_seats_bot", "bot_id"),
+)
+
+ladder_ratings = sa.Table(
+    "ladder_ratings",
+    metadata,
+    sa.Column("bot_id", sa.String(32), sa.ForeignKey("ladder_bots.id"), primary_key=True),
+    sa.Column("players", sa.Integer, primary_key=True),
+    sa.Column("at", sa.Float, primary_key=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("low", sa.Float, nullable=False),
+    sa.Column("high", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+)
+
+
+class RegistryError(ValueError):
+    """A request the ladder refuses; the message names the field."""
+
+
+class NameTaken(RegistryError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class BotRecord:
+    id: str
+    name: str
+    owner: str
+    game: str
+    variant: str
+    player_counts: tuple[int, ...]
+    description: str
+    status: str
+    status_reason: str
+    house: bool
+    spec: str
+    failures_in_row: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOutcome:
+    bot_id: str
+    rank: int
+    score: int
+    failure: str = ""
+
+
+def create_tables(engine: Engine) -> None:
+    metadata.create_all(engine, checkfirst=True)
+
+
+def check_name(name: str) -> str:
+    if not NAME_PATTERN.fullmatch(name):
+        raise RegistryError(
+            f"name {name[:40]!r} must be 3-32 characters: letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit"
+        )
+    return name
+
+
+def _text(field: str, value: str, limit: int) -> str:
+    if len(value) > limit:
+        raise RegistryError(f"{field} is {len(value)} characters long; at most {limit}")
+    if "\x00" in value:
+        raise RegistryError(f"{field} contains a NUL character")
+    return value
+
+
+def _record(row: sa.Row[tuple[object, ...]]) -> BotRecord:
+    m = row._mapping
+    counts = tuple(int(c) for c in str(m["player_counts"]).split(",") if c)
+    return BotRecord(
+        id=str(m["id"]),
+        name=str(m["name"]),
+        owner=str(m["owner"]),
+        game=str(m["game"]),
+        variant=str(m["variant"]),
+        player_counts=counts,
+        description=str(m["description"]),
+        status=str(m["status"]),
+        status_reason=str(m["status_reason"]),
+        house=bool(m["house"]),
+        spec=str(m["spec"]),
+        failures_in_row=int(m["failures_in_row"]),
+    )
+
+
+def register_bot(
+    engine: Engine,
+    *,
+    name: str,
+    owner: str,
+    game: str,
+    variant: str,
+    player_counts: Sequence[int],
+    description: str = "",
+    house: bool = False,
+    spec: str = "",
+) -> tuple[BotRecord, str | None]:
+    """Add a bot; returns it and its token (None for a house bot: it never connects)."""
+    check_name(name)
+    token = None if house else new_bot_token()
+    row = {
+        "id": uuid.uuid4().hex,
+        "name": name,
+        "owner": _text("owner", owner, MAX_OWNER_CHARS),
+        "game": game,
+        "variant": variant,
+        "player_counts": ",".join(str(c) for c in sorted(set(player_counts))),
+        "description": _text("description", description, MAX_DESCRIPTION_CHARS),
+        "token_hash": token_hash(token) if token else None,
+        "status": "active",
+        "status_reason": "",
+        "house": house,
+        "spec": spec,
+        "failures_in_row": 0,
+        "created_at": time.time(),
+    }
+    with engine.begin() as conn:
+        taken = conn.execute(
+            sa.select(ladder_bots.c.id).where(
+                (ladder_bots.c.game == game) & (ladder_bots.c.name == name)
+            )
+        ).first()
+        if taken is not None:
+            raise NameTaken(f"a bot named {name!r} is already registered for {game}")
+        conn.execute(ladder_bots.insert().values(**row))
+    return bot_by_id(engine, str(row["id"])), token  # type: ignore[return-value]
+
+
+def bot_by_id(engine: Engine, bot_id: str) -> BotRecord | None:
+    with engine.connect() as conn:
+        row = conn.execute(sa.select(ladder_bots).where(ladder_bots.c.id == bot_id)).first()
+    return _record(row) if row is not None else None
+
+
+def bot_by_token(engine: Engine, token: str) -> BotRecord | None:
+    """The bot this token belongs to (any status: the caller decides what a status allows)."""
+    with engine.connect() as conn:
+        row = conn.execute(
+            sa.select(ladder_bots).where(ladder_bots.c.token_hash == token_hash(token))
+        ).first()
+    return _record(row) if row is not None else None
+
+
+def rotate_token(engine: Engine, bot_id: str) -> str:
+    token = new_bot_token()
+    with engine.begin() as conn:
+        conn.execute(
+            ladder_bots.update()
+            .where(ladder_bots.c.id == bot_id)
+            .values(token_hash=token_hash(token))
+        )
+    return token
+
+
+def list_bots(engine: Engine, game: str | None = None) -> list[BotRecord]:
+    query = sa.select(ladder_bots).order_by(ladder_bots.c.game, ladder_bots.c.name)
+    if game is not None:
+        query = query.where(ladder_bots.c.game == game)
+    with engine.connect() as conn:
+        return [_record(row) for row in conn.execute(query)]
+
+
+def set_status(engine: Engine, bot_id: str, status: str, reason: str = "") -> BotRecord:
+    if status not in STATUSES:
+        raise RegistryError(f"status {status[:20]!r} is not one of {', '.join(STATUSES)}")
+    values: dict[str, object] = {
+        "status": status,
+        "status_reason": _text("reason", reason, 500),
+    }
+    if status == "active":
+        values["failures_in_row"] = 0
+    with engine.begin() as conn:
+        done = conn.execute(ladder_bots.update().where(ladder_bots.c.id == bot_id).values(values))
+    if done.rowcount == 0:
+        raise RegistryError(f"no bot {bot_id[:40]!r}")
+    return bot_by_id(engine, bot_id)  # type: ignore[return-value]
+
+
+def start_match(
+    engine: Engine, match_id: str, game: str, variant: str, seats: Sequence[str]
+) -> None:
+    with engine.begin() as conn:
+        conn.execute(
+            ladder_matches.insert().values(
+                id=match_id,
+                game=game,
+                variant=variant,
+                players=len(seats),
+                status="running",
+                started_at=time.time(),
+            )
+        )
+        conn.execute(
+            ladder_seats.insert(),
+            [
+                {"match_id": match_id, "seat": i, "bot_id": b, "rank": 0, "score": 0, "failure": ""}
+                for i, b in enumerate(seats)
+            ],
+        )
+
+
+def finish_match(
+    engine: Engine,
+    match_id: str,
+    *,
+    status: str,
+    reason: str,
+    decisions: int,
+    seats: Sequence[SeatOutcome],
+    replay_json: str | None,
+    pause_after: int = 0,
+) -> list[str]:
+    """Record the end of a match and each seat's outcome in one transaction.
+
+    A seat that failed (timed out, crashed, broke the protocol) adds one to its bot's failures
+    in a row and a clean seat resets them; with ``pause_after`` > 0 an author's bot reaching
+    that many is paused, with the reason its owner sees. Returns the ids of bots paused now.
+    """
+    paused: list[str] = []
+    with engine.begin() as conn:
+        conn.execute(
+            ladder_matches.update()
+            .where(ladder_matches.c.id == match_id)
+            .values(
+                status=status,
+                reason=reason,
+                decisions=decisions,
+                finished_at=time.time(),
+                replay=zlib.compress(replay_json.encode("utf-8")) if replay_json else None,
+            )
+        )
+        for seat, outcome in enumerate(seats):
+            conn.execute(
+                ladder_seats.update()
+                .where((ladder_seats.c.match_id == match_id) & (ladder_seats.c.seat == seat))
+                .values(rank=outcome.rank, score=outcome.score, failure=outcome.failure)
+            )
+            if _count_failure(conn, outcome, pause_after):
+                paused.append(outcome.bot_id)
+    return paused
+
+
+def _count_failure(conn: sa.Connection, outcome: SeatOutcome, pause_after: int) -> bool:
+    bot = ladder_bots.c
+    if not outcome.failure:
+        conn.execute(ladder_bots.update().where(bot.id == outcome.bot_id).values(failures_in_row=0))
+        return False
+    conn.execute(
+        ladder_bots.update()
+        .where(bot.id == outcome.bot_id)
+        .values(failures_in_row=bot.failures_in_row + 1)
+    )
+    if pause_after <= 0:
+        return False
+    pause = conn.execute(
+        ladder_bots.update()
+        .where(
+            (bot.id == outcome.bot_id)
+            & (bot.failures_in_row >= pause_after)
+            & (bot.status == "active")
+            & ~bot.house
+        )
+        .values(
+            status="paused",
+            status_reason=f"paused after {pause_after} failed matches in a row (the last: "
+            f"{outcome.failure}); reinstate it once it is fixed",
+        )
+    )
+    return bool(pause.rowcount)
+
+
+def void_running(engine: Engine) -> int:
+    """Matches left ``running`` by a service that stopped: voided (never rated). Returns how
+    many."""
+    with engine.begin() as conn:
+        done = conn.execute(
+            ladder_matches.update()
+            .where(ladder_matches.c.status == "running")
+            .values(status="voided", reason="SERVICE_STOPPED", finished_at=time.time())
+        )
+    return int(done.rowcount)
+
+
+def replay_of(engine: Engine, match_id: str) -> str | None:
+    with engine.connect() as conn:
+        blob = conn.execute(
+            sa.select(ladder_matches.c.replay).where(ladder_matches.c.id == match_id)
+        ).scalar()
+    return zlib.decompress(blob).decode("utf-8") if blob else None
