@@ -1,0 +1,102 @@
+"""Ratings of one ladder pool (a game, variant and player count), refitted after each result.
+
+The ladder uses the same joint Bradley-Terry fit as tournaments (``tournament.ratings``), not
+an incremental Elo: a joint fit over all results does not depend on the order games were
+played in, and its intervals are honest (cluster-robust by match for 3-4 players). Refitting
+everything after each result is affordable: the fit is a few Newton steps on a matrix of the
+pool's bots (``benchmarks/ladder.py`` measures it). A solo pool ranks by mean score with a t
+interval instead (there is no opponent to be rated against).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from tournament.ratings import Match, Placing, fit_ladder
+from tournament.ratings.scores import mean_ci
+
+#: A bot's rating is marked provisional until it has played this many rated matches.
+PROVISIONAL_MATCHES = 10
+#: Elo of the pool's centre (the mean rating of its bots).
+CENTRE_ELO = 1500.0
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    bot_id: str
+    rating: float
+    low: float
+    high: float
+    matches: int
+
+    @property
+    def provisional(self) -> bool:
+        return self.matches < PROVISIONAL_MATCHES
+
+
+@dataclass(slots=True)
+class PoolRatings:
+    """The results of one pool and the ratings they give.
+
+    ``add`` takes a result as a ranking of bot ids, best first; a place may hold several
+    bots that share it (a coalition's two winners in Root, ruling RT23). Solo pools take
+    scores (``add_score``).
+    """
+
+    players: int
+    matches: list[Match] = field(default_factory=list)
+    scores: dict[str, list[float]] = field(default_factory=dict)
+    played: dict[str, int] = field(default_factory=dict)
+    bots: set[str] = field(default_factory=set)
+
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
+
+    def add_bot(self, bot_id: str) -> None:
+        self.bots.add(bot_id)
+
+    def add(self, ranking: Sequence[Placing], match_id: str) -> None:
+        if self.solo:
+            raise ValueError("a solo pool is rated by score: use add_score")
+        self.matches.append(Match(tuple(ranking), match_id))
+        for place in ranking:
+            for bot in (place,) if isinstance(place, str) else place:
+                self.bots.add(bot)
+                self.played[bot] = self.played.get(bot, 0) + 1
+
+    def add_score(self, bot_id: str, score: float) -> None:
+        self.bots.add(bot_id)
+        self.scores.setdefault(bot_id, []).append(score)
+        self.played[bot_id] = self.played.get(bot_id, 0) + 1
+
+    def ratings(self) -> list[Rating]:
+        """Every bot of the pool, best first (bots without games last, at the centre)."""
+        rows = self._solo_rows() if self.solo else self._elo_rows()
+        return sorted(rows, key=lambda r: (-_finite(r.rating), r.bot_id))
+
+    def _elo_rows(self) -> Iterable[Rating]:
+        names = sorted(self.bots)
+        if len(names) < 2 or not self.matches:
+            return [
+                Rating(b, CENTRE_ELO, -math.inf, math.inf, self.played.get(b, 0)) for b in names
+            ]
+        ci = "hessian" if self.players == 2 else "sandwich"
+        ladder = fit_ladder(self.matches, ci=ci, anchor_elo=CENTRE_ELO, names=names)
+        return [
+            Rating(e.name, e.elo, e.ci_low, e.ci_high, self.played.get(e.name, 0))
+            for e in ladder.entries
+        ]
+
+    def _solo_rows(self) -> Iterable[Rating]:
+        for bot in sorted(self.bots):
+            ci = mean_ci(self.scores.get(bot, []))
+            low = ci.low if math.isfinite(ci.low) else -math.inf
+            high = ci.high if math.isfinite(ci.high) else math.inf
+            yield Rating(bot, ci.mean, low, high, ci.n)
+
+
+def _finite(value: float) -> float:
+    return value if math.isfinite(value) else -math.inf
