@@ -531,10 +531,10 @@ def four_player_position(
     The Vagabond plays ``character``, has explored the ruins holding ``explored`` (those ruins
     are gone, their items his) and owns ``items`` in wire text (``boot``, ``sword:exhausted``,
     ``tea:damaged``...; None: his character's items, all ready), then has completed the
-    face-up quests ``completed`` (their items exhausted, new quests drawn face up). As in a real game his items
-    are his own tiles (the character's and the ruins') and, for the rest, supply items taken by
-    Aid; ``crafted_items[faction]`` are items in a faction's Crafted Items box, also from the
-    supply (AssertionError if the supply runs short). ``hands``/``vp`` by faction (hands not
+    face-up quests ``completed`` (their items exhausted, new quests drawn face up). As in a
+    real game his items are his own tiles (the character's and the ruins') and, for the rest,
+    supply items taken by Aid; ``crafted_items[faction]`` are items in a faction's Crafted
+    Items box, also from the supply (AssertionError if the supply runs short). ``hands``/``vp`` by faction (hands not
     given keep what setup dealt). Play starts with ``step`` alone in the current faction's turn
     (None: that turn from its start)."""
     from games.root.vagabond import CHARACTERS, board_of, complete_quest
@@ -548,7 +548,7 @@ def four_player_position(
     board = board_of(g, g.seat_of[VAGABOND])
     board.character = character
     for item in explored:
-        (ruin,) = [c for c, hidden in sorted(board.ruins.items()) if hidden == item][:1]
+        ruin = next(c for c, hidden in sorted(board.ruins.items()) if hidden == item)
         del board.ruins[ruin]
         g.woodland.remove_ruin(ruin)
         board.explored.append(item)
