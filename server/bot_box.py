@@ -17,7 +17,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -79,6 +79,8 @@ class BoxLimits:
 
 
 DEFAULT_LIMITS = BoxLimits()
+#: The limits' names, as a tournament file and ``BoxLimits.merged`` spell them.
+LIMIT_KEYS = tuple(each.name for each in fields(BoxLimits))
 
 
 def boxed_command(command: Sequence[str], limits: BoxLimits) -> list[str]:

@@ -20,6 +20,7 @@ from games import GameConfig, InvalidConfig, UnknownGame, get_game
 from games.contract import Game, check_config
 from games.policies import POLICY_NAMES, UnknownPolicy, make_policy
 from kassen import __version__
+from server.bot_box import DEFAULT_LIMITS, BoxLimits
 from server.chance import draw_seed
 from server.launch import can_start
 from tournament.config_schema import (
@@ -45,6 +46,9 @@ class BotEntry:
     name: str
     kind: str
     target: str
+    #: A command bot's own resource limits (``limits`` of its ``[[bots]]`` entry), over the
+    #: tournament's: (key, value) pairs of ``server.bot_box.BoxLimits``.
+    limits: tuple[tuple[str, int], ...] = ()
 
     @property
     def spec(self) -> str:
@@ -95,6 +99,11 @@ class TournamentConfig:
     database: str = DEFAULT_DATABASE
     output: str = DEFAULT_OUTPUT
     replays: bool = True
+    #: ``[tournament.limits]``: every command bot's resource limits (server/bot_box.py).
+    limit_memory_mb: int = DEFAULT_LIMITS.memory_mb
+    limit_cpu_s: int = DEFAULT_LIMITS.cpu_s
+    limit_open_files: int = DEFAULT_LIMITS.open_files
+    limit_processes: int = DEFAULT_LIMITS.processes
     #: The game's options (``GameConfig.options``) as text, e.g. Gnomeville's ``towns``. A
     #: content pack is held as its text under ``content``, not its path, so the stored
     #: tournament (and so resume) and every replay carry the pack they were played with.
@@ -117,8 +126,21 @@ class TournamentConfig:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TournamentConfig:
         data = dict(data)
-        data["bots"] = tuple(BotEntry(**b) for b in data.get("bots", ()))
+        data["bots"] = tuple(
+            BotEntry(**{**b, "limits": tuple((k, v) for k, v in b.get("limits", ()))})
+            for b in data.get("bots", ())
+        )
         return cls(**data)
+
+    def bot_limits(self, bot: BotEntry) -> BoxLimits:
+        """A command bot's limits: its own, over the tournament's (validated on load)."""
+        tournament = BoxLimits(
+            memory_mb=self.limit_memory_mb,
+            cpu_s=self.limit_cpu_s,
+            open_files=self.limit_open_files,
+            processes=self.limit_processes,
+        )
+        return tournament.merged(dict(bot.limits))
 
     def with_seed(self) -> TournamentConfig:
         """The config with its base seed settled: a given seed is public, a drawn one secret."""
@@ -203,7 +225,11 @@ def parse_bot(entry: Any) -> BotEntry:
             raise ConfigError(f"bot {bot_name!r}: {kinds[0]} must be a non-empty string")
         if kinds[0] == "builtin" and target not in POLICY_NAMES:
             raise ConfigError(f"bot {bot_name!r}: unknown built-in {target!r}")
-        return BotEntry(bot_name, kinds[0], target)
+        limits = entry.get("limits", {})
+        check_section(limits, "bots.limits", f"bot {bot_name!r}: limits")
+        if limits and kinds[0] != "command":
+            raise ConfigError(f"bot {bot_name!r}: limits apply to command bots only")
+        return BotEntry(bot_name, kinds[0], target, tuple(sorted(limits.items())))
     raise ConfigError(f"cannot read bot entry {entry!r}")
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from server.bot_box import LIMIT_KEYS, MAX_LIMIT
 from server.settings import MAX_DECISIONS_LIMIT, MAX_SEED, MAX_TIME_MS
 from tournament.options import DEALS, FORMATS
 
@@ -124,6 +125,7 @@ TOURNAMENT: dict[str, Setting] = {
     "max_decisions": _int(1, MAX_DECISIONS_LIMIT, "--max-decisions"),
     "time_control": Setting("table"),
     "options": Setting("table", flag="--option"),
+    "limits": Setting("table"),
 }
 
 #: ``[tournament.time_control]``: the referee's own bounds (``server/limits.py`` refuses a
@@ -139,7 +141,12 @@ BOT: dict[str, Setting] = {
     "builtin": _text(MAX_NAME_CHARS, low=1),
     "command": _text(low=1),
     "python": _text(low=1),
+    "limits": Setting("table"),
 }
+
+#: ``[tournament.limits]`` (every command bot) and a ``[[bots]]`` entry's ``limits`` (that
+#: bot, over the tournament's): resource limits of command bots, 0 for none (server/bot_box.py).
+LIMITS: dict[str, Setting] = {key: _int(0, MAX_LIMIT, field=f"limit_{key}") for key in LIMIT_KEYS}
 
 #: Every section with a fixed set of keys, by its name in the file ("" is the top level).
 #: A ``tournament.X`` section's keys fill ``TournamentConfig`` fields directly.
@@ -147,7 +154,9 @@ SECTIONS: dict[str, dict[str, Setting]] = {
     "": TOP,
     "tournament": TOURNAMENT,
     "tournament.time_control": TIME_CONTROL,
+    "tournament.limits": LIMITS,
     "bots": BOT,
+    "bots.limits": LIMITS,
 }
 
 

@@ -332,7 +332,9 @@ async def play_on_referee(
                 make_policy(bot.target, config.game, policy_seed(spec.seed, seat, name)), name
             )
         elif bot.kind == "command":
-            commands[seat] = CommandBot(command=shlex.split(bot.target), name=name)
+            commands[seat] = CommandBot(
+                command=shlex.split(bot.target), name=name, limits=config.bot_limits(bot)
+            )
         else:
             python[seat] = bot.target
     started = time.perf_counter()

@@ -24,9 +24,17 @@ from server.settings import (  # constants and plain dataclasses; the referee is
 if TYPE_CHECKING:
     from client_sdk import Bot
     from kassen.commands.match_remote import Remote, Request
+    from server.bot_box import BoxLimits
     from server.referee import CommandBot
 
 CMD_PREFIX = "cmd:"
+#: ``--bot-KEY N`` flags: the limits of every ``cmd:`` seat (server/bot_box.py BoxLimits).
+LIMIT_FLAGS = (
+    ("memory_mb", "address space in MB (default 4096)"),
+    ("cpu_s", "CPU seconds (default 3600)"),
+    ("open_files", "open file descriptors (default 512)"),
+    ("processes", "more tasks than the user runs at launch (default 0: no limit)"),
+)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,6 +56,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     match.add_argument("--variant", default=None, help="variant name (overrides --advanced)")
     add_option_flags(match)
     match.add_argument("--watch", action="store_true", help="print the game as a spectator sees it")
+    for key, what in LIMIT_FLAGS:
+        match.add_argument(
+            "--bot-" + key.replace("_", "-"),
+            type=int,
+            default=None,
+            metavar="N",
+            help=f"limit of each cmd: bot: {what}; 0: none",
+        )
     match.add_argument(
         "--decision-ms", type=int, default=DEFAULT_DECISION_MS, help="free time per decision"
     )
@@ -84,7 +100,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     match.set_defaults(run=run)
 
 
-def _seat(spec: str, seed: int) -> Bot | CommandBot:
+def _limits(args: argparse.Namespace) -> BoxLimits:
+    """The ``--bot-*`` limits over the defaults; a bad value is a usage error naming its flag."""
+    from server.bot_box import DEFAULT_LIMITS
+
+    given = {key: getattr(args, "bot_" + key) for key, _ in LIMIT_FLAGS}
+    try:
+        return DEFAULT_LIMITS.merged(
+            {k: v for k, v in given.items() if v is not None},
+            name=lambda key: "--bot-" + key.replace("_", "-"),
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _seat(spec: str, seed: int, limits: BoxLimits) -> Bot | CommandBot:
     from client_sdk.loading import BotNotFound, load_bot
     from server.referee import CommandBot
 
@@ -96,7 +126,7 @@ def _seat(spec: str, seed: int) -> Bot | CommandBot:
 
         if not can_start(command[0]):
             raise UsageError(f"cannot start {command[0]!r}: no such program")
-        return CommandBot(command=command, name=spec[len(CMD_PREFIX) :])
+        return CommandBot(command=command, name=spec[len(CMD_PREFIX) :], limits=limits)
     try:
         return load_bot(spec, seed)
     except BotNotFound as exc:
@@ -139,7 +169,8 @@ def run(args: argparse.Namespace) -> int:
     remote = _remote(args.server, args.admin_token_file, args.tls_ca) if args.server else None
     # Bundled bots draw their own seeds: the game seed is secret unless --seed gave it.
     bot_seed = args.seed if args.seed is not None else secrets.randbits(31)
-    seats = [_seat(spec, bot_seed * 31 + i) for i, spec in enumerate(args.seat)]
+    limits = _limits(args)
+    seats = [_seat(spec, bot_seed * 31 + i, limits) for i, spec in enumerate(args.seat)]
     request = Request(
         title=game.title,
         game=game.name,

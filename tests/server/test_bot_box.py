@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -31,8 +34,8 @@ from server.bot_stderr import BURST_BYTES, LOGGED_LINES, RATE_BYTES_S, TAIL_BYTE
 from server.referee import CommandBot, LocalBot
 from server.results import Reason
 from server.settings import MatchSettings
-from tournament.config import BotEntry, TournamentConfig
-from tournament.runner import play_on_referee
+from tournament.config import BotEntry, ConfigError, TournamentConfig, load_file, validate
+from tournament.runner import Finished, play_on_referee
 from tournament.schedule import ScheduledMatch
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -312,3 +315,98 @@ def test_a_bot_flooding_stderr_is_read_at_a_bounded_rate_into_a_bounded_tail(
     assert len(tail) <= TAIL_BYTES and b"x" * 100 in tail
     assert lines <= LOGGED_LINES
     assert wait_until(lambda: not processes_with(marker), 10), processes_with(marker)
+
+
+def write_tournament(tmp_path: Path, command: str, bot_limits: str, limits: str) -> Path:
+    path = tmp_path / "t.toml"
+    path.write_text(
+        f"""
+[tournament]
+game = "rumble-nation"
+seed = 3
+
+[tournament.limits]
+{limits}
+
+[[bots]]
+name = "boxed"
+command = {command!r}
+{bot_limits}
+
+[[bots]]
+name = "random"
+builtin = "random"
+"""
+    )
+    return path
+
+
+def test_limits_come_from_the_bot_over_the_tournament_over_the_defaults(tmp_path: Path) -> None:
+    path = write_tournament(tmp_path, "python bot.py", "limits = {cpu_s = 7}", "memory_mb = 900")
+    config = load_file(path)
+    validate(replace(config, output=str(tmp_path)))
+    assert config.bot_limits(config.bots[0]) == BoxLimits(
+        memory_mb=900, cpu_s=7, open_files=DEFAULT_LIMITS.open_files, processes=0
+    )
+    again = TournamentConfig.from_dict(json.loads(json.dumps(config.to_dict())))  # resume
+    assert again.bot_limits(again.bots[0]) == config.bot_limits(config.bots[0])
+
+
+@pytest.mark.parametrize(
+    ("bot_limits", "limits", "problem"),
+    [
+        ("limits = {memory = 5}", "", "unknown key memory (did you mean memory_mb?)"),
+        ("limits = {cpu_s = -1}", "", "cpu_s must be at least 0"),
+        ("limits = {open_files = true}", "", "open_files must be a whole number"),
+        ("limits = 5", "", "limits must be a table"),
+        ("", "memory_mb = 'lots'", "memory_mb must be a whole number"),
+        ("", "cpus = 2", "unknown key cpus (did you mean cpu_s?)"),
+    ],
+)
+def test_a_bad_limit_is_one_line_naming_it(
+    tmp_path: Path, bot_limits: str, limits: str, problem: str
+) -> None:
+    path = write_tournament(tmp_path, "python bot.py", bot_limits, limits)
+    with pytest.raises(ConfigError, match=re.escape(problem)):
+        validate(replace(load_file(path), output=str(tmp_path)))
+
+
+def test_limits_apply_to_command_bots_only(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('[[bots]]\nname = "r"\nbuiltin = "random"\nlimits = {cpu_s = 1}\n')
+    with pytest.raises(ConfigError, match="limits apply to command bots only"):
+        load_file(path)
+
+
+def test_a_tournament_bot_runs_with_its_own_limits(tmp_path: Path, marker: str) -> None:
+    command = " ".join(bot_command(tmp_path, marker, "spin"))
+    config = load_file(write_tournament(tmp_path, command, "limits = {cpu_s = 1}", ""))
+    bots = {bot.name: bot for bot in config.bots}
+
+    async def one() -> Finished:
+        async with running_server() as referee:
+            spec = ScheduledMatch(0, 0, 5, ("boxed", "random"))
+            return await play_on_referee(referee, config, bots, spec)
+
+    _, seats = asyncio.run(one())
+    assert seats[0].reason == Reason.BOT_CRASHED.value and "SIGXCPU" in seats[0].detail, seats
+
+
+def test_kassen_match_sets_the_limits_of_its_command_bots(tmp_path: Path, marker: str) -> None:
+    command = " ".join(bot_command(tmp_path, marker, "spin"))
+    runner = kassen_match(
+        "rumble-nation", "--seat", f"cmd:{command}", "--seat", "random", "--bot-cpu-s", "1",
+        "--replays", str(tmp_path), cwd=tmp_path,
+    )  # fmt: skip
+    out, err = runner.communicate(timeout=120)
+    assert runner.returncode == 0, err
+    crashed = [line for line in out.splitlines() if "bot_crashed" in line]
+    assert len(crashed) == 1 and "SIGXCPU" in crashed[0] and "cpu_s = 1" in crashed[0], out
+    refused = kassen_match("rumble-nation", "--seat", "random", "--seat", "random",
+                           "--bot-open-files", "-1", cwd=tmp_path)  # fmt: skip
+    out, err = refused.communicate(timeout=60)
+    assert refused.returncode == 2 and not out
+    assert err.strip().splitlines() == [
+        "kassen: error: --bot-open-files must be a whole number from 0 (no limit) to "
+        "2147483647, not -1"
+    ]
