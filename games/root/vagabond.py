@@ -573,7 +573,9 @@ def escort(g: RootState, ally: int, origin: int, count: int) -> None:
     in may outrage the Alliance at the ally's cost (RV15)."""
     dst = g.woodland.pawn
     assert isinstance(dst, int)
-    g.woodland.move(g.faction_of(ally), origin, dst, count)
+    faction = g.faction_of(ally)
+    g.woodland.remove_warriors(faction, origin, count)  # with the pawn: no rule needed
+    g.woodland.place_warriors(faction, dst, count)
     g.emit("move", seat=ally, src=origin, dst=dst, count=count)
     for other in g.enemies(ally):
         rules = g.rules(other)

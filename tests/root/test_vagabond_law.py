@@ -287,7 +287,8 @@ def test_9_2_9_2_2_moving_with_an_ally_forces_its_warriors_along() -> None:
     board.relations[MARQUISE] = ALLIED
     put(g, MARQUISE, 9, 3)
     put(g, MARQUISE, 12, 0)
-    put(g, EYRIE, 9, 2)  # the Eyrie is not Allied: never offered
+    put(g, EYRIE, 9, 3)  # the Eyrie is not Allied: never offered; nobody rules 9
+    put(g, EYRIE, 12, 4)  # and it rules 12: the Marquise needs no rule to go along
     g.woodland.add_token(ALLIANCE, SYMPATHY, 12)
     outrage_card = card_of(g, g.clearing_suit(12))
     g.players[marquise].hand = []
