@@ -70,6 +70,12 @@ class AdminTokenInterceptor(grpc.aio.ServerInterceptor):
         return handler
 
 
+def presented_token(metadata: Any) -> str | None:
+    """The token of an ``authorization: Bearer <token>`` entry, or None if there is none
+    (public: the ladder's bot tokens travel the same way)."""
+    return _presented_token(metadata)
+
+
 def _presented_token(metadata: Any) -> str | None:
     """The token of an ``authorization: Bearer <token>`` entry, or None if there is none."""
     for key, value in metadata:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from tournament.ladder_service.ratings import Rating
 from tournament.ladder_service.tokens import new_bot_token, token_hash
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{2,31}")
@@ -367,3 +368,131 @@ def replay_of(engine: Engine, match_id: str) -> str | None:
             sa.select(ladder_matches.c.replay).where(ladder_matches.c.id == match_id)
         ).scalar()
     return zlib.decompress(blob).decode("utf-8") if blob else None
+
+
+def results(
+    engine: Engine, game: str, variant: str, players: int
+) -> list[tuple[str, list[SeatOutcome]]]:
+    """Every rated match of a pool, oldest first, with its seats in seat order."""
+    m, s = ladder_matches.c, ladder_seats.c
+    query = (
+        sa.select(m.id, s.seat, s.bot_id, s.rank, s.score, s.failure)
+        .join(ladder_seats, s.match_id == m.id)
+        .where(
+            (m.game == game)
+            & (m.variant == variant)
+            & (m.players == players)
+            & (m.status == "done")
+        )
+        .order_by(m.finished_at, m.id, s.seat)
+    )
+    found: dict[str, list[SeatOutcome]] = {}
+    with engine.connect() as conn:
+        for match_id, _seat, bot_id, rank, score, failure in conn.execute(query):
+            found.setdefault(match_id, []).append(SeatOutcome(bot_id, rank, score, failure))
+    return list(found.items())
+
+
+def add_ratings(engine: Engine, players: int, ratings: Sequence[Rating]) -> None:
+    """A point of each bot's rating history (after a match it played)."""
+    if not ratings:
+        return
+    now = time.time()
+    rows = [
+        {
+            "bot_id": r.bot_id,
+            "players": players,
+            "at": now,
+            "rating": _storable(r.rating),
+            "low": _storable(r.low),
+            "high": _storable(r.high),
+            "games": r.matches,
+        }
+        for r in ratings
+    ]
+    with engine.begin() as conn:
+        conn.execute(ladder_ratings.insert(), rows)
+
+
+def rating_history(
+    engine: Engine, bot_id: str, players: int
+) -> list[tuple[float, float, float, float]]:
+    """``(time, rating, low, high)`` points of one bot in one pool size, oldest first."""
+    r = ladder_ratings.c
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(r.at, r.rating, r.low, r.high)
+            .where((r.bot_id == bot_id) & (r.players == players))
+            .order_by(r.at)
+        ).all()
+    return [(float(a), float(b), float(c), float(d)) for a, b, c, d in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    id: str
+    game: str
+    variant: str
+    players: int
+    status: str
+    reason: str
+    decisions: int
+    started_at: float
+    finished_at: float | None
+    seats: tuple[SeatOutcome, ...]
+
+
+def recent_matches(engine: Engine, bot_id: str | None = None, limit: int = 50) -> list[MatchRow]:
+    """The newest matches (of one bot, if given), newest first, with their seats."""
+    m, s = ladder_matches.c, ladder_seats.c
+    where = (
+        sa.true() if bot_id is None else m.id.in_(sa.select(s.match_id).where(s.bot_id == bot_id))
+    )
+    return _match_rows(engine, where, limit)
+
+
+def match_row(engine: Engine, match_id: str) -> MatchRow | None:
+    found = _match_rows(engine, ladder_matches.c.id == match_id, 1)
+    return found[0] if found else None
+
+
+def _match_rows(engine: Engine, where: sa.ColumnElement[bool], limit: int) -> list[MatchRow]:
+    m, s = ladder_matches.c, ladder_seats.c
+    columns = (m.id, m.game, m.variant, m.players, m.status, m.reason, m.decisions)
+    query = (
+        sa.select(*columns, m.started_at, m.finished_at)
+        .where(where)
+        .order_by(m.started_at.desc())
+        .limit(limit)
+    )
+    with engine.connect() as conn:
+        heads = conn.execute(query).all()
+        seats: dict[str, list[SeatOutcome]] = {}
+        ids = [row.id for row in heads]
+        if ids:
+            for match_id, bot, rank, score, failure in conn.execute(
+                sa.select(s.match_id, s.bot_id, s.rank, s.score, s.failure)
+                .where(s.match_id.in_(ids))
+                .order_by(s.match_id, s.seat)
+            ):
+                seats.setdefault(match_id, []).append(SeatOutcome(bot, rank, score, failure))
+    return [
+        MatchRow(
+            id=row.id,
+            game=row.game,
+            variant=row.variant,
+            players=row.players,
+            status=row.status,
+            reason=row.reason or "",
+            decisions=row.decisions or 0,
+            started_at=row.started_at,
+            finished_at=row.finished_at,
+            seats=tuple(seats.get(row.id, ())),
+        )
+        for row in heads
+    ]
+
+
+def _storable(value: float) -> float:
+    """Infinite interval ends (no games yet) are stored as ±1e9: not every database has inf."""
+    return max(-1e9, min(1e9, value))
