@@ -64,10 +64,11 @@ class StderrReader:
             float(self._burst), self._allowance + (now - self._refilled) * self._rate
         )
         self._refilled = now
-        if self._allowance < 1:
-            self._pause((1 - self._allowance) / self._rate)
+        want = min(READ_BYTES, self._burst)
+        if self._allowance < want:  # wait for a whole read's worth: no trickle of tiny reads
+            self._pause((want - self._allowance) / self._rate)
             return
-        self.read_available(int(min(self._allowance, READ_BYTES)))
+        self.read_available(want)
 
     def read_available(self, budget: int) -> None:
         """Read what the pipe holds now, up to ``budget`` bytes (charged to the allowance)."""

@@ -295,20 +295,22 @@ def test_a_bot_opening_too_many_files_is_stopped_by_its_limit(tmp_path: Path, ma
 def test_a_bot_flooding_stderr_is_read_at_a_bounded_rate_into_a_bounded_tail(
     tmp_path: Path, marker: str
 ) -> None:
-    async def flood() -> tuple[int, int, float, bytes]:
+    async def flood() -> tuple[int, int, float, float, bytes]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("KASSEN_")}
         with structlog.testing.capture_logs() as logs:
             box = await BoxedBot.launch(bot_command(tmp_path, marker, "spew"), env, label="spew")
-            started = time.monotonic()
+            started, cpu = time.monotonic(), time.process_time()
             try:
                 await asyncio.sleep(2)  # the bot writes as fast as it can meanwhile
             finally:
-                elapsed = time.monotonic() - started
+                elapsed, cpu = time.monotonic() - started, time.process_time() - cpu
                 await box.close()
         lines = sum(1 for entry in logs if entry["event"] == "bot_stderr")
-        return box.stderr.received, lines, elapsed, box.stderr.tail
+        return box.stderr.received, lines, elapsed, cpu, box.stderr.tail
 
-    received, lines, elapsed, tail = asyncio.run(flood())
+    received, lines, elapsed, cpu, tail = asyncio.run(flood())
+    # Reading everything costs the referee a core (3.3 s of CPU in 5 s: docs/security.md).
+    assert cpu < 0.3 * elapsed, f"the referee spent {cpu:.2f} s of CPU in {elapsed:.2f} s"
     # Unbounded, a pipe drains at hundreds of MB/s; here: the burst plus the rate.
     assert received <= BURST_BYTES + RATE_BYTES_S * (elapsed + 0.5), received
     assert received >= BURST_BYTES // 2  # it did read
