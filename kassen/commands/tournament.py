@@ -31,7 +31,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
     sprt.add_parser(actions)
 
-    ladder = sub.add_parser("ladder", help="show ladders")
+    ladder = sub.add_parser(
+        "ladder", help="show a tournament's ladder, serve a continuous one, register a bot"
+    )
     ladder_actions = ladder.add_subparsers(dest="action", required=True)
     show = ladder_actions.add_parser("show", help="print the ladder of a tournament")
     show.add_argument("--tournament", default=None, help="tournament id (default: the latest)")
@@ -48,6 +50,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="how the 95%% intervals are computed (default: hessian for 2 players, sandwich for more)",
     )
     show.set_defaults(run=show_ladder)
+    from kassen.commands import ladder as ladder_service
+
+    ladder_service.add_actions(ladder_actions)
 
 
 def _settings_flags(parser: argparse.ArgumentParser) -> None:

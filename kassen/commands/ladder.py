@@ -1,0 +1,148 @@
+"""``kassen ladder serve`` (a continuous ladder) and ``kassen ladder register`` (a bot on it).
+
+Parsers only at import time (``kassen --help`` stays quick); the service is imported when the
+command runs. ``kassen ladder show`` (a tournament's ladder) is in tournament.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from kassen.commands.credentials import add_token_flag, admin_token
+from kassen.errors import UsageError
+
+DEFAULT_LADDER_DATABASE = "sqlite:///runs/ladder.sqlite"
+DEFAULT_GRPC = "127.0.0.1:50061"
+DEFAULT_WEB = "127.0.0.1:8080"
+
+
+def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve = actions.add_parser(
+        "serve",
+        help="run a continuous ladder: bots register and connect, house bots always play",
+        description="Run the ladder service: the referee, matchmaking, ratings and the web "
+        "page in one process. Bots register (kassen ladder register), connect with their token "
+        "(kassen bot ladder) and are given matches; house bots are always available. "
+        "Stop it with Ctrl-C: running matches end ABORTED and are recorded as voided; a restart "
+        "carries on from the database. docs/ladder.md explains tokens, admin calls, "
+        "PostgreSQL and backups.",
+    )
+    serve.add_argument(
+        "--address", default=DEFAULT_GRPC, help=f"gRPC host:port (default {DEFAULT_GRPC})"
+    )
+    serve.add_argument(
+        "--web",
+        default=DEFAULT_WEB,
+        help=f"web page host:port, or 'none' (default {DEFAULT_WEB})",
+    )
+    serve.add_argument(
+        "--db",
+        default=DEFAULT_LADDER_DATABASE,
+        help=f"database: a SQLite URL or postgresql://... (default {DEFAULT_LADDER_DATABASE})",
+    )
+    serve.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="ladder.toml: pools, house bots, clocks (default: every game, three house bots each)",
+    )
+    add_token_flag(serve, "file holding the organiser token (admin calls; needed beyond loopback)")
+    serve.add_argument(
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help="least level of the JSON log lines on stderr (default info)",
+    )
+    serve.set_defaults(run=run_serve)
+
+    register = actions.add_parser(
+        "register", help="register a bot on a running ladder and save its token"
+    )
+    register.add_argument("name", help="3-32 letters, digits, '.', '_' or '-'")
+    register.add_argument("--game", required=True, help="e.g. rumble-nation")
+    register.add_argument("--variant", default="", help="default: the game's first variant")
+    register.add_argument(
+        "--players", default="", help="player counts it plays, e.g. 2,4 (default: all)"
+    )
+    register.add_argument("--owner", default=os.environ.get("USER", ""), help="who runs it")
+    register.add_argument("--description", default="", help="a line about the bot")
+    register.add_argument(
+        "--address",
+        default=DEFAULT_GRPC,
+        help=f"the ladder's gRPC address (default {DEFAULT_GRPC})",
+    )
+    register.add_argument(
+        "--token-file", required=True, type=Path, help="where to save the bot's token (mode 600)"
+    )
+    register.set_defaults(run=run_register)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from kassen.commands.ladder_serve import serve
+    from tournament.ladder_service.config import (
+        LadderConfigError,
+        default_settings,
+        load_settings,
+    )
+
+    for flag, value in (("--address", args.address), ("--web", args.web)):
+        if value != "none" and ":" not in value:
+            raise UsageError(f"{flag} must be host:port, not {value!r}")
+    try:
+        settings = load_settings(args.config) if args.config else default_settings()
+    except LadderConfigError as exc:
+        raise UsageError(str(exc)) from None
+    token = admin_token(args.admin_token_file)
+    asyncio.run(serve(args, settings, token))
+    return 0
+
+
+def run_register(args: argparse.Namespace) -> int:
+    import grpc
+
+    from kassen.v1 import ladder_pb2 as lpb
+    from kassen.v1 import ladder_pb2_grpc as lrpc
+
+    if args.token_file.exists():
+        raise UsageError(f"--token-file {args.token_file} exists: choose another file")
+    folder = args.token_file.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise UsageError(f"--token-file {args.token_file}: cannot write in {folder}")
+    try:
+        counts = [int(n) for n in args.players.split(",") if n.strip()]
+    except ValueError:
+        raise UsageError(f"--players must be numbers like 2,4, not {args.players!r}") from None
+    request = lpb.RegisterBotRequest(
+        name=args.name,
+        owner=args.owner,
+        game=args.game,
+        variant=args.variant,
+        player_counts=counts,
+        description=args.description,
+    )
+    with grpc.insecure_channel(args.address) as channel:
+        try:
+            answer = lrpc.LadderStub(channel).RegisterBot(request, timeout=30)
+        except grpc.RpcError as exc:
+            code = exc.code().name if hasattr(exc, "code") else "ERROR"
+            details = exc.details() if hasattr(exc, "details") else str(exc)
+            print(f"kassen: ladder refused the registration ({code}): {details}", file=sys.stderr)
+            return 1
+    _write_secret(args.token_file, answer.token)
+    print(f"registered {args.name} as bot {answer.bot_id}; token saved in {args.token_file}")
+    return 0
+
+
+def _write_secret(path: Path, secret: str) -> None:
+    """Create ``path`` readable by its owner only, holding ``secret`` (never overwrite)."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise UsageError(f"--token-file {path}: {exc.strerror or exc}") from None
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(secret + "\n")

@@ -1,0 +1,62 @@
+"""What ``kassen ladder serve`` does: open the database, serve gRPC and the web page, stop
+cleanly on SIGINT/SIGTERM (the flags are in ladder.py)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+
+from kassen.errors import UsageError
+from server.logs import configure
+from server.settings import ServerSettings
+from tournament.ladder_service.service import LadderSettings
+
+
+async def serve(args: argparse.Namespace, settings: LadderSettings, token: str | None) -> None:
+    from server.app import AddressInUse, Unprotected
+    from tournament.ladder_service.app import running_ladder
+    from tournament.storage import StorageError, connect
+
+    configure(args.log_level)
+    try:
+        engine = connect(args.db, create_folder=True)
+    except StorageError as exc:
+        raise UsageError(f"--db: {exc}") from None
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sign in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sign, stop.set)
+    try:
+        async with (
+            running_ladder(
+                engine, settings, args.address, ServerSettings(admin_token=token)
+            ) as service,
+            _web(service, args.web) as web_address,
+        ):
+            pools = ", ".join(key.label for key in settings.pools)
+            page = f"http://{web_address}" if web_address else "no web page"
+            print(
+                f"kassen ladder: serving on {service.referee.address} ({page}); "
+                f"pools {pools}; database {args.db}",
+                file=sys.stderr,
+                flush=True,
+            )
+            await stop.wait()
+    except (AddressInUse, Unprotected) as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        engine.dispose()
+
+
+@contextlib.asynccontextmanager
+async def _web(service: object, address: str):  # type: ignore[no-untyped-def]
+    if address == "none":
+        yield ""
+        return
+    from tournament.ladder_service.web.server import running_web
+
+    async with running_web(service, address) as bound:  # type: ignore[arg-type]
+        yield bound

@@ -1,0 +1,88 @@
+"""The ladder's configuration: defaults that let a lone bot play at once, one-line errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tournament.ladder_service.config import LadderConfigError, default_settings, load_settings
+from tournament.ladder_service.service import PoolKey
+
+
+def test_defaults_run_every_game_with_enough_house_bots_for_a_full_table() -> None:
+    settings = default_settings()
+    games = {key.game for key in settings.pools}
+    assert games == {"rumble-nation", "root", "gnomeville"}
+    for key in settings.pools:
+        house = [
+            h for h in settings.house_bots if h.game == key.game and key.players in h.player_counts
+        ]
+        assert len(house) >= key.players - 1, key  # a lone connected bot fills the rest
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "ladder.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_file_chooses_pools_house_bots_and_clocks(tmp_path: Path) -> None:
+    settings = load_settings(
+        write(
+            tmp_path,
+            """
+[ladder]
+pools = ["rumble-nation/advanced/3", "root/winter/2"]
+decision_ms = 500
+bank_ms = 0
+pause_after_failures = 3
+
+[[ladder.house]]
+name = "rn-house"
+policy = "greedy"
+game = "rumble-nation"
+variant = "advanced"
+""",
+        )
+    )
+    assert settings.pools == (PoolKey("rumble-nation", "advanced", 3), PoolKey("root", "winter", 2))
+    (house,) = settings.house_bots
+    assert (house.name, house.variant, house.player_counts) == ("rn-house", "advanced", (3,))
+    assert settings.time_control.decision_ms == 500 and settings.time_control.bank_ms == 0
+    assert settings.pause_after_failures == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[ladder]\npools = ['chess/base/2']", "unknown game"),
+        ("[ladder]\npools = ['rumble-nation/base/9']", "is played by 2, 3, 4 players"),
+        ("[ladder]\npools = ['rumble-nation/expert/2']", "no variant 'expert'"),
+        ("[ladder]\npools = ['rumble-nation-base-2']", "must be written game/variant/players"),
+        ("[ladder]\npools = ['root/autumn/2', 'root/autumn/2']", "lists a pool twice"),
+        ("[ladder]\ndecision_ms = -1", "ladder.decision_ms must be a whole number from 1"),
+        ("[ladder]\nbank_ms = 'lots'", "ladder.bank_ms must be a whole number"),
+        ("[ladder]\npause_after_failure = 2", "did you mean 'pause_after_failures'"),
+        ("[ladderr]\n", "unknown section 'ladderr'"),
+        ("[ladder]\nhouse = 3", "must be [[ladder.house]] tables"),
+        ("[[ladder.house]]\nname='hh1'\npolicy='smart'\ngame='root'", "policy must be one of"),
+        ("[[ladder.house]]\nname='h'\npolicy='random'\ngame='root'", "name must be 3-32"),
+        (
+            "[ladder]\npools=['root/autumn/2']\n[[ladder.house]]\nname='hh1'\npolicy='random'\n"
+            "game='root'\nplayers=[4]",
+            "players must list pools this ladder runs for root/autumn (2)",
+        ),
+        ("[ladder\n", "is not valid TOML"),
+    ],
+)
+def test_mistakes_are_one_line_naming_the_key(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(LadderConfigError) as error:
+        load_settings(write(tmp_path, text))
+    assert message in str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def test_an_unreadable_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(LadderConfigError, match=r"cannot read .*missing\.toml"):
+        load_settings(tmp_path / "missing.toml")

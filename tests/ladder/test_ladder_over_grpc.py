@@ -1,0 +1,141 @@
+"""The ladder over real gRPC on loopback: register, seek, play against house bots, get rated."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from sqlalchemy.engine import Engine
+
+from client_sdk.builtin import GreedyBot, RandomBot
+from client_sdk.ladder import bearer, seek_and_play
+from kassen.v1 import ladder_pb2 as lpb
+from kassen.v1 import ladder_pb2_grpc as lrpc
+from server.settings import TimeControl
+from tournament.ladder_service import registry
+from tournament.ladder_service.app import running_ladder
+from tournament.ladder_service.service import HouseBot, LadderSettings, PoolKey
+from tournament.storage import connect
+
+POOL = PoolKey("rumble-nation", "base", 2)
+SETTINGS = LadderSettings(
+    pools=(POOL,),
+    house_bots=(HouseBot("house-random", "random", "rumble-nation", "base", (2,)),),
+    time_control=TimeControl(decision_ms=2000, bank_ms=5000),
+    pause_after_failures=2,
+    tick_s=0.05,
+)
+
+
+async def register(stub: lrpc.LadderAsyncStub, name: str) -> lpb.RegisterBotResponse:
+    return await stub.RegisterBot(
+        lpb.RegisterBotRequest(name=name, owner="ann", game="rumble-nation", player_counts=[2])
+    )
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'ladder.sqlite'}"
+
+
+def run(body: Coroutine[Any, Any, None]) -> None:
+    asyncio.run(asyncio.wait_for(body, 180))
+
+
+def test_two_connected_bots_play_are_rated_and_shown(database: str) -> None:
+    run(two_connected_bots(connect(database)))
+
+
+async def two_connected_bots(engine: Engine) -> None:
+    async with running_ladder(engine, SETTINGS) as service:
+        address = service.referee.address
+        async with grpc.aio.insecure_channel(address) as channel:
+            stub = lrpc.LadderStub(channel)
+            greedy = await register(stub, "greedy-one")
+            rand = await register(stub, "random-one")
+            runs = await asyncio.wait_for(
+                asyncio.gather(
+                    seek_and_play(lambda: GreedyBot(1), address, greedy.token, max_matches=4),
+                    seek_and_play(lambda: RandomBot(2), address, rand.token, max_matches=4),
+                ),
+                timeout=120,
+            )
+            assert [len(r.results) for r in runs] == [4, 4]
+            assert runs[0].bot_id == greedy.bot_id
+            ladder = await stub.GetLadder(lpb.GetLadderRequest(game="rumble-nation"))
+    names = {row.name: row for row in ladder.rows}
+    assert set(names) == {"greedy-one", "random-one", "house-random"}
+    assert names["greedy-one"].games >= 4 and names["greedy-one"].provisional
+    assert names["house-random"].house and names["house-random"].online
+    assert not names["greedy-one"].online  # it stopped seeking
+    stored = registry.recent_matches(engine, greedy.bot_id)
+    assert len(stored) >= 4 and all(m.status == "done" for m in stored)
+    assert registry.replay_of(engine, stored[0].id)
+    assert registry.rating_history(engine, greedy.bot_id, 2)
+
+
+def test_tokens_names_and_admin_refusals(database: str) -> None:
+    run(tokens_names_and_refusals(connect(database)))
+
+
+async def tokens_names_and_refusals(engine: Engine) -> None:
+    async with (
+        running_ladder(engine, SETTINGS) as service,
+        grpc.aio.insecure_channel(service.referee.address) as channel,
+    ):
+        stub = lrpc.LadderStub(channel)
+        first = await register(stub, "alpha")
+        with pytest.raises(grpc.aio.AioRpcError) as taken:
+            await register(stub, "alpha")
+        assert taken.value.code() == grpc.StatusCode.ALREADY_EXISTS
+        with pytest.raises(grpc.aio.AioRpcError) as bad:
+            await register(stub, "a b")
+        assert bad.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "3-32 characters" in (bad.value.details() or "")
+        with pytest.raises(grpc.aio.AioRpcError) as no_pool:
+            await stub.RegisterBot(lpb.RegisterBotRequest(name="rooty", game="root"))
+        assert no_pool.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        rotated = await stub.RotateToken(lpb.RotateTokenRequest(), metadata=bearer(first.token))
+        seek = stub.Seek(lpb.SeekRequest(), metadata=bearer(first.token))
+        with pytest.raises(grpc.aio.AioRpcError) as old:
+            await seek.read()
+        assert old.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        mine = await stub.GetBot(
+            lpb.GetBotRequest(bot_id=first.bot_id), metadata=bearer(rotated.token)
+        )
+        assert mine.bot.name == "alpha"
+        with pytest.raises(grpc.aio.AioRpcError) as unauthenticated:
+            await stub.RotateToken(lpb.RotateTokenRequest())
+        assert unauthenticated.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_a_bot_that_keeps_failing_is_paused_and_told_why(database: str) -> None:
+    run(failing_bot_paused(connect(database)))
+
+
+async def failing_bot_paused(engine: Engine) -> None:
+    async with (
+        running_ladder(engine, SETTINGS) as service,
+        grpc.aio.insecure_channel(service.referee.address) as channel,
+    ):
+        stub = lrpc.LadderStub(channel)
+        mute = await register(stub, "mute")
+        # Seeks but never joins its matches: each one is a NO_SHOW.
+        seek = stub.Seek(lpb.SeekRequest(concurrency=1), metadata=bearer(mute.token))
+        assignments = 0
+        with pytest.raises(grpc.aio.AioRpcError) as ended:
+            while True:
+                message = await asyncio.wait_for(seek.read(), 60)
+                assert isinstance(message, lpb.SeekResponse)
+                assignments += message.HasField("assignment")
+        assert ended.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        assert "paused after 2 failed matches in a row" in (ended.value.details() or "")
+        assert assignments == 2
+        info = await stub.GetBot(lpb.GetBotRequest(bot_id=mute.bot_id), metadata=bearer(mute.token))
+        assert info.bot.status == "paused" and "NO_SHOW" in info.bot.status_reason
+        public = await stub.GetBot(lpb.GetBotRequest(bot_id=mute.bot_id))
+        assert public.bot.status_reason == ""  # only its owner and the admin see why

@@ -1,0 +1,49 @@
+"""Assemble a running ladder: the referee's gRPC server with the Ladder service on it.
+
+``running_ladder`` is what ``kassen ladder serve`` and the tests use: one asyncio loop, one
+gRPC server (Referee + Ladder + health + reflection), one database. On exit matchmaking stops,
+Seek streams end, and the referee ends running matches (recorded as voided, never rated).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+import grpc
+from sqlalchemy.engine import Engine
+
+from kassen.v1 import ladder_pb2
+from server.app import running_server
+from server.referee import Referee
+from server.settings import ServerSettings
+from tournament.ladder_service.grpc_service import LadderServicer, add_ladder_service
+from tournament.ladder_service.service import LadderService, LadderSettings
+
+LADDER_SERVICE_NAME = ladder_pb2.DESCRIPTOR.services_by_name["Ladder"].full_name
+
+
+@contextlib.asynccontextmanager
+async def running_ladder(
+    engine: Engine,
+    settings: LadderSettings,
+    address: str = "127.0.0.1:0",
+    server_settings: ServerSettings | None = None,
+) -> AsyncIterator[LadderService]:
+    """Serve the ladder on ``address`` until the block exits (``service.referee.address``
+    is where bots connect)."""
+    made: list[LadderService] = []
+
+    def add(server: grpc.aio.Server, referee: Referee) -> str:
+        service = LadderService(engine, referee, settings)
+        made.append(service)
+        add_ladder_service(LadderServicer(service, referee.settings.admin_token), server)
+        return LADDER_SERVICE_NAME
+
+    async with running_server(address, settings=server_settings, services=[add]):
+        (service,) = made
+        await service.start()
+        try:
+            yield service
+        finally:
+            await service.stop()

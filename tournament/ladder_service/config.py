@@ -1,0 +1,191 @@
+"""The ladder's configuration: which pools run, the house bots, clocks and limits.
+
+``kassen ladder serve`` runs with ``default_settings()`` when no file is given: every game's
+first variant at every player count, and three house bots per game (greedy twice and random,
+so that a lone new bot finds a full four-player table at once). A TOML file overrides it::
+
+    [ladder]
+    pools = ["rumble-nation/base/2", "root/autumn/4"]
+    decision_ms = 1000          # free time per decision
+    bank_ms = 10000             # the bank for longer decisions
+    join_timeout_ms = 10000     # a bot that does not join in time is NO_SHOW
+    pause_after_failures = 5    # failed matches in a row before a bot is paused (0: never)
+    max_live_matches = 100
+
+    [[ladder.house]]
+    name = "house-greedy"
+    policy = "greedy"           # a built-in bot: greedy or random
+    game = "rumble-nation"      # variant: the game's first; players: every pool of the game
+
+Every mistake is a ``LadderConfigError`` naming the key, before anything starts.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from games import UnknownGame, games, get_game
+from games.policies.registry import POLICY_NAMES
+from server.settings import MAX_JOIN_TIMEOUT_MS, MAX_TIME_MS, TimeControl
+from tournament.ladder_service.registry import NAME_PATTERN
+from tournament.ladder_service.service import HouseBot, LadderSettings, PoolKey
+
+LADDER_KEYS = {
+    "pools",
+    "decision_ms",
+    "bank_ms",
+    "join_timeout_ms",
+    "pause_after_failures",
+    "max_live_matches",
+    "house",
+}
+HOUSE_KEYS = {"name", "policy", "game", "variant", "players"}
+MAX_LIVE_MATCHES = 10_000
+
+
+class LadderConfigError(ValueError):
+    pass
+
+
+def default_settings() -> LadderSettings:
+    pools: list[PoolKey] = []
+    house: list[HouseBot] = []
+    for name in games():
+        game = get_game(name)
+        variant = game.variants[0]
+        pools += [PoolKey(game.name, variant, n) for n in game.player_counts]
+        for bot, policy in (("greedy-1", "greedy"), ("greedy-2", "greedy"), ("random", "random")):
+            house.append(HouseBot(f"house-{bot}", policy, game.name, variant, game.player_counts))
+    return LadderSettings(pools=tuple(pools), house_bots=tuple(house))
+
+
+def load_settings(path: Path) -> LadderSettings:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise LadderConfigError(f"cannot read {path}: {reason}") from None
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LadderConfigError(f"{path} is not valid TOML: {exc}") from None
+    return settings_from(document, str(path))
+
+
+def settings_from(document: Mapping[str, Any], source: str) -> LadderSettings:
+    _known(document, {"ladder"}, source, "section")
+    section = document.get("ladder", {})
+    if not isinstance(section, dict):
+        raise LadderConfigError(f"{source}: [ladder] must be a table")
+    _known(section, LADDER_KEYS, source, "key in [ladder]")
+    defaults = default_settings()
+    pools = tuple(_pool(p, source) for p in _list(section, "pools", source)) or defaults.pools
+    if len(set(pools)) != len(pools):
+        raise LadderConfigError(f"{source}: ladder.pools lists a pool twice")
+    house_tables = section.get("house")
+    house = (
+        tuple(_house(h, i, pools, source) for i, h in enumerate(_tables(house_tables, source)))
+        if house_tables is not None
+        else tuple(h for h in defaults.house_bots if any(h.game == p.game for p in pools))
+    )
+    names = [(h.game, h.name) for h in house]
+    if len(set(names)) != len(names):
+        raise LadderConfigError(f"{source}: two house bots of one game share a name")
+    time_control = TimeControl(
+        decision_ms=_int(section, "decision_ms", 1, MAX_TIME_MS, 1000, source),
+        bank_ms=_int(section, "bank_ms", 0, MAX_TIME_MS, 10_000, source),
+    )
+    return LadderSettings(
+        pools=pools,
+        house_bots=house,
+        time_control=time_control,
+        join_timeout_ms=_int(section, "join_timeout_ms", 1, MAX_JOIN_TIMEOUT_MS, 10_000, source),
+        pause_after_failures=_int(section, "pause_after_failures", 0, 1000, 5, source),
+        max_live_matches=_int(section, "max_live_matches", 1, MAX_LIVE_MATCHES, 100, source),
+    )
+
+
+def _known(table: Mapping[str, Any], allowed: set[str], source: str, what: str) -> None:
+    for key in table:
+        if key not in allowed:
+            close = difflib.get_close_matches(key, sorted(allowed), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise LadderConfigError(f"{source}: unknown {what} {key!r}{hint}")
+
+
+def _list(section: Mapping[str, Any], key: str, source: str) -> list[Any]:
+    value = section.get(key, [])
+    if not isinstance(value, list):
+        raise LadderConfigError(f"{source}: ladder.{key} must be a list")
+    return value
+
+
+def _tables(value: Any, source: str) -> list[Mapping[str, Any]]:
+    if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
+        raise LadderConfigError(f"{source}: ladder.house must be [[ladder.house]] tables")
+    return value
+
+
+def _int(
+    section: Mapping[str, Any], key: str, low: int, high: int, default: int, source: str
+) -> int:
+    value = section.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise LadderConfigError(
+            f"{source}: ladder.{key} must be a whole number from {low} to {high}, not {value!r}"
+        )
+    return value
+
+
+def _pool(text: Any, source: str) -> PoolKey:
+    parts = text.split("/") if isinstance(text, str) else []
+    if len(parts) != 3 or not parts[2].isdigit():
+        raise LadderConfigError(
+            f"{source}: pool {text!r} must be written game/variant/players, e.g. "
+            "'rumble-nation/base/2'"
+        )
+    game_name, variant, players = parts[0], parts[1], int(parts[2])
+    try:
+        game = get_game(game_name)
+    except UnknownGame as exc:
+        raise LadderConfigError(f"{source}: pool {text!r}: {exc}") from None
+    if variant not in game.variants:
+        raise LadderConfigError(
+            f"{source}: pool {text!r}: {game.name} has no variant {variant!r} "
+            f"(choose from {', '.join(game.variants)})"
+        )
+    if players not in game.player_counts:
+        raise LadderConfigError(
+            f"{source}: pool {text!r}: {game.name} is played by "
+            f"{', '.join(map(str, game.player_counts))} players"
+        )
+    return PoolKey(game.name, variant, players)
+
+
+def _house(
+    table: Mapping[str, Any], index: int, pools: tuple[PoolKey, ...], source: str
+) -> HouseBot:
+    where = f"{source}: ladder.house[{index}]"
+    _known(table, HOUSE_KEYS, where, "key")
+    name, policy, game_name = (table.get(k) for k in ("name", "policy", "game"))
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise LadderConfigError(f"{where}: name must be 3-32 letters, digits, '.', '_' or '-'")
+    if policy not in POLICY_NAMES:
+        raise LadderConfigError(f"{where}: policy must be one of {', '.join(POLICY_NAMES)}")
+    try:
+        game = get_game(str(game_name))
+    except UnknownGame as exc:
+        raise LadderConfigError(f"{where}: {exc}") from None
+    variant = table.get("variant", game.variants[0])
+    mine = [p.players for p in pools if (p.game, p.variant) == (game.name, variant)]
+    players = table.get("players", mine)
+    if not isinstance(players, list) or not players or not set(players) <= set(mine):
+        raise LadderConfigError(
+            f"{where}: players must list pools this ladder runs for {game.name}/{variant} "
+            f"({', '.join(map(str, mine)) or 'none'})"
+        )
+    return HouseBot(name, str(policy), game.name, str(variant), tuple(sorted(players)))

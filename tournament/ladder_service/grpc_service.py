@@ -1,0 +1,248 @@
+"""``kassen.v1.Ladder`` over gRPC: registration, tokens, Seek streams, the public ladder, admin.
+
+Every refusal is a status code with a message naming the problem (ladder.proto lists them).
+A bot authenticates with its token (``authorization: Bearer <token>``); the organiser's admin
+calls need the referee's organiser token when one is set (a service without one listens on
+loopback only, like ``kassen serve``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import AsyncIterator
+from typing import Any, TypeAlias
+
+import grpc
+
+from games import UnknownGame, get_game
+from kassen.v1 import ladder_pb2 as lpb
+from kassen.v1 import ladder_pb2_grpc as lrpc
+from server.auth import presented_token
+from tournament.ladder_service import registry
+from tournament.ladder_service.rate_limit import RateLimiter
+from tournament.ladder_service.registry import BotRecord, NameTaken, RegistryError
+from tournament.ladder_service.service import BotNotAllowed, LadderService, PoolKey
+from tournament.ladder_service.tokens import same_secret
+
+Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
+
+
+class LadderServicer(lrpc.LadderServicer):
+    def __init__(self, service: LadderService, admin_token: str | None) -> None:
+        self.service = service
+        self.admin_token = admin_token
+        #: Registrations per client host: 5 at once, then one a minute.
+        self.registrations = RateLimiter(burst=5, per_second=1 / 60)
+
+    # ------------------------------------------------------------------ bots
+
+    async def RegisterBot(
+        self, request: lpb.RegisterBotRequest, context: Context
+    ) -> lpb.RegisterBotResponse:
+        client = _client_host(context)
+        if not self.registrations.allow(client):
+            wait = math.ceil(self.registrations.retry_after(client))
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"too many registrations from {client}: try again in {wait} s",
+            )
+        try:
+            game = get_game(request.game)
+        except UnknownGame as exc:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"game: {exc}")
+        variant = request.variant or game.variants[0]
+        counts = tuple(sorted(set(request.player_counts))) or game.player_counts
+        pools = [PoolKey(game.name, variant, n) for n in counts]
+        run = [key for key in pools if key in self.service.pools]
+        if not run:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"this ladder runs no pool for {game.name}/{variant} with "
+                f"{', '.join(map(str, counts))} players (GetLadder lists none)",
+            )
+        try:
+            bot, token = registry.register_bot(
+                self.service.engine,
+                name=request.name,
+                owner=request.owner,
+                game=game.name,
+                variant=variant,
+                player_counts=[key.players for key in run],
+                description=request.description,
+            )
+        except NameTaken as exc:
+            await context.abort(grpc.StatusCode.ALREADY_EXISTS, str(exc))
+        except RegistryError as exc:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        for key in run:
+            self.service.pools[key].ratings.add_bot(bot.id)
+        assert token is not None
+        return lpb.RegisterBotResponse(bot_id=bot.id, token=token)
+
+    async def RotateToken(
+        self, request: lpb.RotateTokenRequest, context: Context
+    ) -> lpb.RotateTokenResponse:
+        bot = await self._bot(context)
+        return lpb.RotateTokenResponse(token=registry.rotate_token(self.service.engine, bot.id))
+
+    async def Seek(
+        self, request: lpb.SeekRequest, context: Context
+    ) -> AsyncIterator[lpb.SeekResponse]:
+        bot = await self._bot(context)
+        try:
+            async for message in self.service.seek(bot, request.concurrency or 1):
+                yield message
+        except BotNotAllowed as exc:
+            code = (
+                grpc.StatusCode.FAILED_PRECONDITION
+                if "replaced" in str(exc)
+                else grpc.StatusCode.PERMISSION_DENIED
+            )
+            await context.abort(code, str(exc))
+
+    async def _bot(self, context: Context) -> BotRecord:
+        token = presented_token(context.invocation_metadata() or ())
+        if token is None:
+            await context.abort(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "this call needs the bot's token (metadata authorization: Bearer <token>)",
+            )
+        bot = registry.bot_by_token(self.service.engine, token)
+        if bot is None:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "unknown bot token")
+        if bot.status == "revoked":
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED,
+                f"bot {bot.name} is revoked: {bot.status_reason}".rstrip(": "),
+            )
+        return bot
+
+    # ------------------------------------------------------------------ public
+
+    async def GetLadder(
+        self, request: lpb.GetLadderRequest, context: Context
+    ) -> lpb.GetLadderResponse:
+        key = self._pool_of(request)
+        if key is None:
+            await context.abort(
+                grpc.StatusCode.NOT_FOUND,
+                f"this ladder runs no pool {request.game}/{request.variant or '-'}/"
+                f"{request.players or '-'}p",
+            )
+        rows = []
+        for rank, (rating, bot) in enumerate(self.service.ladder(key), start=1):
+            rows.append(
+                lpb.LadderRow(
+                    rank=rank,
+                    bot_id=bot.id,
+                    name=bot.name,
+                    owner=bot.owner,
+                    rating=_finite(rating.rating),
+                    low=_finite(rating.low),
+                    high=_finite(rating.high),
+                    games=rating.matches,
+                    provisional=rating.provisional,
+                    online=self.service.online(bot.id),
+                    house=bot.house,
+                )
+            )
+        return lpb.GetLadderResponse(rows=rows, kind="score" if key.players == 1 else "elo")
+
+    def _pool_of(self, request: lpb.GetLadderRequest) -> PoolKey | None:
+        for key in self.service.pools:
+            if key.game != request.game:
+                continue
+            if request.variant and key.variant != request.variant:
+                continue
+            if request.players and key.players != request.players:
+                continue
+            return key
+        return None
+
+    async def GetBot(self, request: lpb.GetBotRequest, context: Context) -> lpb.GetBotResponse:
+        bot = registry.bot_by_id(self.service.engine, request.bot_id)
+        if bot is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no bot {request.bot_id[:40]!r}")
+        token = presented_token(context.invocation_metadata() or ())
+        own = token is not None and (
+            registry.bot_by_token(self.service.engine, token) == bot or self._is_admin(token)
+        )
+        return lpb.GetBotResponse(bot=self._info(bot, private=own))
+
+    # ------------------------------------------------------------------ admin
+
+    async def ListBots(
+        self, request: lpb.ListBotsRequest, context: Context
+    ) -> lpb.ListBotsResponse:
+        await self._admin(context)
+        bots = registry.list_bots(self.service.engine)
+        return lpb.ListBotsResponse(bots=[self._info(b, private=True) for b in bots])
+
+    async def SetBotStatus(
+        self, request: lpb.SetBotStatusRequest, context: Context
+    ) -> lpb.SetBotStatusResponse:
+        await self._admin(context)
+        try:
+            bot = registry.set_status(
+                self.service.engine, request.bot_id, request.status, request.reason
+            )
+        except RegistryError as exc:
+            code = (
+                grpc.StatusCode.NOT_FOUND
+                if str(exc).startswith("no bot")
+                else grpc.StatusCode.INVALID_ARGUMENT
+            )
+            await context.abort(code, str(exc))
+        self.service.status_changed(bot)
+        return lpb.SetBotStatusResponse(bot=self._info(bot, private=True))
+
+    def _is_admin(self, token: str) -> bool:
+        return self.admin_token is not None and same_secret(token, self.admin_token)
+
+    async def _admin(self, context: Context) -> None:
+        if self.admin_token is None:
+            return  # loopback only (the service refuses other addresses without a token)
+        token = presented_token(context.invocation_metadata() or ())
+        if token is None:
+            await context.abort(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "this call needs the organiser token (metadata authorization: Bearer <token>)",
+            )
+        if not self._is_admin(token):
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong organiser token")
+
+    def _info(self, bot: BotRecord, private: bool) -> lpb.BotInfo:
+        played = sum(
+            pool.ratings.played.get(bot.id, 0)
+            for key, pool in self.service.pools.items()
+            if key.game == bot.game
+        )
+        return lpb.BotInfo(
+            bot_id=bot.id,
+            name=bot.name,
+            owner=bot.owner,
+            game=bot.game,
+            variant=bot.variant,
+            player_counts=bot.player_counts,
+            description=bot.description,
+            status=bot.status,
+            status_reason=bot.status_reason if private else "",
+            house=bot.house,
+            online=self.service.online(bot.id),
+            games=played,
+            failures_in_row=bot.failures_in_row,
+        )
+
+
+def _client_host(context: Context) -> str:
+    """``ipv4:127.0.0.1:5555`` → ``ipv4:127.0.0.1`` (the port changes with every connection)."""
+    peer = context.peer() or "unknown"
+    return peer.rsplit(":", 1)[0] if peer.count(":") >= 2 else peer
+
+
+def _finite(value: float) -> float:
+    return value if math.isfinite(value) else 0.0
+
+
+def add_ladder_service(servicer: LadderServicer, server: grpc.aio.Server) -> None:
+    lrpc.add_LadderServicer_to_server(servicer, server)
