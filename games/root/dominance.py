@@ -154,6 +154,7 @@ def choose(g: RootState, seat: int, value: tuple[Any, ...]) -> None:
         player.hand.remove(card_id)
         player.dominance = card_id  # in his play area for good; he scores no more (RT19)
         player.coalition = partner
+        g.rules(seat).coalition_formed(g, seat, partner)
         g.emit("coalition_formed", seat=seat, card=card_id, partner=partner, vp=player.vp)
         return
     card_id, spent = value[1], value[2]

@@ -99,6 +99,10 @@ class Faction:
         """The step that sets this faction up (it may ask decisions), or None if automatic."""
         raise NotImplementedError
 
+    def coalition_formed(self, g: RootState, seat: int, partner: int) -> None:
+        """``seat`` (a faction that ``can_form_coalition``) formed a coalition with
+        ``partner``: what its board changes (nothing by default)."""
+
     def phase(self, g: RootState, seat: int, phase: str) -> Step | None:
         """The faction's own part of ``phase`` (run after the shared start-of-phase effects)."""
         raise NotImplementedError

@@ -685,6 +685,14 @@ class Vagabond(Faction):
     def setup(self, g: RootState, seat: int) -> Step | None:
         return VagabondSetup(seat)
 
+    def coalition_formed(self, g: RootState, seat: int, partner: int) -> None:
+        """Law 9.2.9.3.4: a coalition with a Hostile faction makes it Indifferent (RV4)."""
+        board = board_of(g, seat)
+        faction = g.faction_of(partner)
+        if board.hostile(faction):
+            board.relations[faction] = INDIFFERENT
+            g.emit("indifferent", seat=seat, faction=faction)
+
     def phase(self, g: RootState, seat: int, phase: str) -> Step | None:
         if phase == BIRDSONG:
             return begin_birdsong(g, seat)

@@ -280,10 +280,6 @@ def test_9_2_8_a_dominance_card_forms_a_coalition_with_the_fewest_vp() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="dominance.choose does not move a Hostile partner's marker (not this module's file)",
-)
 def test_9_2_9_3_4_a_coalition_with_a_hostile_faction_makes_it_indifferent() -> None:
     g, seat = table()
     board = vb(g, seat)
