@@ -115,8 +115,13 @@ def watchdog(group: int, watched: list[int]) -> None:
 
 def start_watchdog(parent: int) -> None:
     """Double-fork the watchdog (its parent is then init, not the bot, which could wait for or
-    kill its own children) watching the referee and this process, which becomes the bot."""
-    watched = [os.pidfd_open(parent), os.pidfd_open(os.getpid())]
+    kill its own children) watching the referee and this process, which becomes the bot.
+    Without pidfds (Linux before 5.3) there is none: the referee's kills and the bot's
+    parent-death signal remain."""
+    try:
+        watched = [os.pidfd_open(parent), os.pidfd_open(os.getpid())]
+    except (AttributeError, OSError):
+        return
     if os.getppid() != parent:  # the referee died before the pidfd was opened
         os._exit(CANNOT_EXECUTE)
     middle = os.fork()
