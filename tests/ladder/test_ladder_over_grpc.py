@@ -139,3 +139,32 @@ async def failing_bot_paused(engine: Engine) -> None:
         assert info.bot.status == "paused" and "NO_SHOW" in info.bot.status_reason
         public = await stub.GetBot(lpb.GetBotRequest(bot_id=mute.bot_id))
         assert public.bot.status_reason == ""  # only its owner and the admin see why
+
+
+def test_stopping_the_service_voids_running_matches(database: str) -> None:
+    run(stop_with_a_match_running(connect(database)))
+
+
+async def stop_with_a_match_running(engine: Engine) -> None:
+    slow = LadderSettings(
+        pools=(POOL,),
+        house_bots=SETTINGS.house_bots,
+        time_control=TimeControl(decision_ms=60_000, bank_ms=0),
+        tick_s=0.05,
+    )
+    async with (
+        running_ladder(engine, slow) as service,
+        grpc.aio.insecure_channel(service.referee.address) as channel,
+    ):
+        stub = lrpc.LadderStub(channel)
+        bot = await register(stub, "thinker")
+        seek = stub.Seek(lpb.SeekRequest(), metadata=bearer(bot.token))
+        while True:  # joins nothing: its match waits for it (10 s join window)
+            message = await asyncio.wait_for(seek.read(), 30)
+            assert isinstance(message, lpb.SeekResponse)
+            if message.HasField("assignment"):
+                break
+        assert len(service.running) == 1
+    (match,) = registry.recent_matches(engine)
+    assert (match.status, match.reason) == ("voided", "ABORTED")
+    assert all(seat.rank == 0 for seat in match.seats)
