@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import time
 from pathlib import Path
 from typing import cast
@@ -29,6 +30,22 @@ FATAL = {
     grpc.StatusCode.UNIMPLEMENTED,
     grpc.StatusCode.RESOURCE_EXHAUSTED,
 }
+#: Codes of a join refused before the referee answered it (a burst of joins, a referee that
+#: is starting or busy): the join is tried again after a pause (docs/protocol.md).
+REFUSED = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED}
+#: Refused joins tried again, and the pause before each: doubling from the first, at most
+#: the cap, each drawn between half and all of it (jitter: a burst of bots does not come
+#: back all at once).
+JOIN_RETRIES = 6
+JOIN_BACKOFF_S = 0.1
+JOIN_BACKOFF_CAP_S = 2.0
+
+
+def join_backoff(attempt: int, draw: random.Random | None = None) -> float:
+    """The pause before the ``attempt``-th retry of a refused join (1, 2, ...)."""
+    ceiling = min(JOIN_BACKOFF_CAP_S, JOIN_BACKOFF_S * 2.0 ** (attempt - 1))
+    fraction = draw.random() if draw is not None else random.random()
+    return ceiling * (0.5 + 0.5 * fraction)
 
 
 #: The environment variable naming the PEM file of the CA to trust (see run_bot).
@@ -64,7 +81,15 @@ async def _answer(bot: Bot, request: Request) -> int:
     return bot.choose(request)
 
 
-async def _play_stream(bot: Bot, stub: rpc.RefereeStub, ticket: str) -> pb.MatchOver | None:
+class _Stream:
+    """What one stream got to: whether the referee answered its Join."""
+
+    joined = False
+
+
+async def _play_stream(
+    bot: Bot, stub: rpc.RefereeStub, ticket: str, stream: _Stream
+) -> pb.MatchOver | None:
     """One stream: join, answer until MatchOver. Returns None if the stream dropped."""
     call = cast("grpc.aio.StreamStreamCall[pb.PlayRequest, pb.PlayResponse]", stub.Play())  # type: ignore[call-arg]
     await call.write(
@@ -96,6 +121,7 @@ async def _play_stream(bot: Bot, stub: rpc.RefereeStub, ticket: str) -> pb.Match
         elif which == "ping":
             await call.write(pb.PlayRequest(pong=pb.Pong(nonce=message.ping.nonce)))
         elif which == "joined":
+            stream.joined = True
             game = message.joined.setup.game
             bot.on_joined(message.joined)
         elif which == "events":
@@ -134,19 +160,38 @@ def tls_ca_from_env() -> bytes | None:
 
 
 async def play(
-    bot: Bot, address: str, ticket: str, *, tls_ca: bytes | None = None, rejoins: int = 5
+    bot: Bot,
+    address: str,
+    ticket: str,
+    *,
+    tls_ca: bytes | None = None,
+    rejoins: int = 5,
+    join_retries: int = JOIN_RETRIES,
 ) -> pb.MatchOver:
     """Play the seat of ``ticket`` to the end; rejoin up to ``rejoins`` times if the stream drops.
 
+    A join the referee refuses before answering it (UNAVAILABLE, RESOURCE_EXHAUSTED) is tried
+    again up to ``join_retries`` times, after growing pauses with jitter (``join_backoff``).
     ``tls_ca``: PEM of the CA that signed the referee's certificate (TLS); None: plaintext.
     """
     attempts = 0
+    refused = 0
     async with open_channel(address, tls_ca) as channel:
         stub = rpc.RefereeStub(channel)
         while True:
+            stream = _Stream()
             try:
-                result = await _play_stream(bot, stub, ticket)
+                result = await _play_stream(bot, stub, ticket, stream)
             except grpc.aio.AioRpcError as exc:
+                if not stream.joined and exc.code() in REFUSED:
+                    refused += 1
+                    if refused > join_retries:
+                        raise BotError(
+                            f"the referee refused to join {refused} times "
+                            f"({exc.code().name}: {exc.details()})"
+                        ) from None
+                    await asyncio.sleep(join_backoff(refused))
+                    continue
                 if exc.code() in FATAL:
                     raise BotError(f"{exc.code().name}: {exc.details()}") from None
                 result = None
@@ -168,6 +213,7 @@ def run_bot(
     *,
     tls_ca: bytes | None = None,
     rejoins: int = 5,
+    join_retries: int = JOIN_RETRIES,
 ) -> pb.MatchOver:
     """Blocking: play one seat. Address, ticket and TLS CA default to KASSEN_ADDRESS,
     KASSEN_TICKET and the file named by KASSEN_TLS_CA."""
@@ -177,4 +223,6 @@ def run_bot(
         raise BotError("no referee address or seat ticket (set KASSEN_ADDRESS and KASSEN_TICKET)")
     if tls_ca is None:
         tls_ca = tls_ca_from_env()
-    return asyncio.run(play(bot, address, ticket, tls_ca=tls_ca, rejoins=rejoins))
+    return asyncio.run(
+        play(bot, address, ticket, tls_ca=tls_ca, rejoins=rejoins, join_retries=join_retries)
+    )

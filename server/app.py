@@ -7,7 +7,7 @@ server refuses any address but loopback. With a certificate and key it speaks TL
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 import grpc
@@ -19,8 +19,13 @@ from server.auth import AdminTokenInterceptor, is_loopback
 from server.referee import Referee
 from server.service import RefereeService, add_referee_service
 from server.settings import ServerSettings
+from server.store import MatchStore
 
 SERVICE_NAME = referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name
+
+
+#: Adds a service to the referee's server and returns its full name (for reflection).
+AddServices = Callable[[grpc.aio.Server, Referee], str]
 
 
 class AddressInUse(OSError):
@@ -31,7 +36,8 @@ class Unprotected(ValueError):
     """A referee without an organiser token asked to listen beyond loopback."""
 
 
-def build_server(referee: Referee) -> grpc.aio.Server:
+def build_server(referee: Referee, services: Sequence[AddServices] = ()) -> grpc.aio.Server:
+    """The referee's gRPC server; ``services`` add more services to it (the ladder's)."""
     token = referee.settings.admin_token
     server = grpc.aio.server(
         interceptors=[AdminTokenInterceptor(token)] if token else [],
@@ -42,11 +48,13 @@ def build_server(referee: Referee) -> grpc.aio.Server:
         ],
     )
     add_referee_service(RefereeService(referee), server)
+    extra_names = [add(server, referee) for add in services]
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         (
             SERVICE_NAME,
+            *extra_names,
             health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
             reflection.SERVICE_NAME,
         ),
@@ -61,11 +69,15 @@ async def running_server(
     address: str = "127.0.0.1:0",
     replay_dir: Path | None = None,
     settings: ServerSettings | None = None,
+    store: MatchStore | None = None,
+    services: Sequence[AddServices] = (),
 ) -> AsyncIterator[Referee]:
     """Run a referee on ``address`` (port 0: a free port) until the block exits.
 
     ``referee.address`` holds the address bots should connect to. Raises ``Unprotected``
-    for a non-loopback address without ``settings.admin_token``.
+    for a non-loopback address without ``settings.admin_token``. ``store``: where finished
+    matches go once memory lets them go (none: they are forgotten). On exit, running matches
+    end ``ABORTED`` with every seat told, within ``settings.shutdown_grace_s``.
     """
     settings = settings or ServerSettings()
     host = address.rsplit(":", 1)[0]
@@ -74,8 +86,8 @@ async def running_server(
             f"{address} is not a loopback address: without an organiser token anyone who can"
             " reach it could create matches"
         )
-    referee = Referee(replay_dir=replay_dir, settings=settings)
-    server = build_server(referee)
+    referee = Referee(replay_dir=replay_dir, settings=settings, store=store)
+    server = build_server(referee, services)
     try:
         port = _listen(server, address, settings)
     except RuntimeError as exc:

@@ -1,9 +1,15 @@
 """The referee: creates matches, hands out seat tickets, launches bot processes, runs each
-match as its own asyncio task, and keeps finished matches for queries and replays."""
+match as its own asyncio task, and answers for finished matches (a few recent ones from
+memory, the others from the store: server/store.py).
+
+Every match alive or waiting for its bots counts against limits per referee and per caller
+(``ServerSettings``); a match that ends lets go of its seats and tickets at once.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import shlex
 from collections import OrderedDict
@@ -20,13 +26,13 @@ from server.auth import bot_environment
 from server.bot_box import DEFAULT_LIMITS, BoxedBot, BoxLimits, kill_group, start
 from server.clock import SeatClock
 from server.match import Match
+from server.replay import replay_record
 from server.results import MatchResult
 from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit
 from server.settings import MatchSettings, ServerSettings
+from server.store import Archive, MatchStore, StoredMatch
 
 log = structlog.get_logger("kassen.referee")
-
-KEEP_FINISHED = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,20 +61,72 @@ async def spawn_bot(bot: CommandBot, env: Mapping[str, str]) -> asyncio.subproce
 
 
 class TooManyMatches(RuntimeError):
-    """The referee already runs as many matches as its organiser allowed."""
+    """The referee already runs as many matches as its organiser allowed (the message names
+    the limit and its ``kassen serve`` flag)."""
 
 
 class Referee:
     def __init__(
-        self, replay_dir: Path | None = None, settings: ServerSettings | None = None
+        self,
+        replay_dir: Path | None = None,
+        settings: ServerSettings | None = None,
+        store: MatchStore | None = None,
     ) -> None:
         self.replay_dir = replay_dir
         self.settings = settings or ServerSettings()
         self.address = ""
+        #: Matches alive and the few most recently finished, in order of creation.
         self.matches: OrderedDict[str, Match] = OrderedDict()
         self.tickets: dict[str, tuple[Match, RemoteSeat]] = {}
+        #: Finished matches older than the recent ones are answered from here.
+        self.archive = Archive(store)
         self._tasks: set[asyncio.Task[MatchResult]] = set()
         self._launches: set[asyncio.Task[None]] = set()
+        #: Matches alive (not finished), and the ones of each caller.
+        self._live: dict[str, Match] = {}
+        self._by_caller: dict[str, dict[str, Match]] = {}
+        #: Finished matches still in ``matches``, oldest first.
+        self._recent: OrderedDict[str, None] = OrderedDict()
+
+    def check_room(self, caller: str | None = None) -> None:
+        """Raise ``TooManyMatches`` naming the limit a new match would exceed: matches alive
+        or waiting for their bots, on this referee or of ``caller`` (None: the referee's own
+        use, e.g. a tournament, which only the referee's limits bound)."""
+        limits = self.settings
+        checks = [
+            (self._live, limits.max_live_matches, "--max-live-matches", "matches are alive"),
+            (
+                self._live,
+                limits.max_waiting_matches,
+                "--max-waiting-matches",
+                "matches are waiting for their bots to join",
+            ),
+        ]
+        if caller is not None:
+            mine = self._by_caller.get(caller, {})
+            checks += [
+                (
+                    mine,
+                    limits.max_live_per_caller,
+                    "--max-live-per-caller",
+                    f"matches of {caller} are alive",
+                ),
+                (
+                    mine,
+                    limits.max_waiting_per_caller,
+                    "--max-waiting-per-caller",
+                    f"matches of {caller} are waiting for their bots to join",
+                ),
+            ]
+        for matches, limit, flag, what in checks:
+            if "waiting" in flag:
+                count = sum(1 for m in matches.values() if m.status == "waiting")
+            else:
+                count = len(matches)
+            if count >= limit:
+                raise TooManyMatches(
+                    f"{count} {what}, the limit of this referee (kassen serve {flag} {limit})"
+                )
 
     def create_match(
         self,
@@ -77,21 +135,19 @@ class Referee:
         commands: Mapping[int, CommandBot] | None = None,
         match_class: type[Match] = Match,
         state: GameState | None = None,
+        caller: str | None = None,
     ) -> tuple[Match, list[str]]:
         """Create and start a match. Returns it and one ticket per seat ("" for local seats).
 
-        Raises ``UnknownGame`` / ``InvalidConfig`` for a configuration that cannot be played.
+        Raises ``UnknownGame`` / ``InvalidConfig`` for a configuration that cannot be played,
+        ``TooManyMatches`` when a limit is reached (``caller``: whose limits also count, see
+        ``check_room``).
         """
         game = get_game(settings.game)
         check_config(game, settings.config)
         if settings.watch_delay_ms < self.settings.min_watch_delay_ms:
             settings = replace(settings, watch_delay_ms=self.settings.min_watch_delay_ms)
-        alive = len(self._tasks)
-        if alive >= self.settings.max_live_matches:
-            raise TooManyMatches(
-                f"{alive} matches are alive, the limit of this referee "
-                f"(kassen serve --max-live-matches {self.settings.max_live_matches})"
-            )
+        self.check_room(caller)
         local = local or {}
         commands = commands or {}
         seats: list[Seat] = []
@@ -116,10 +172,15 @@ class Referee:
             ping_interval_ms=self.settings.ping_interval_ms,
         )
         self.matches[match_id] = match
+        self._live[match_id] = match
+        if caller is not None:
+            self._by_caller.setdefault(caller, {})[match_id] = match
         for each in seats:
             if isinstance(each, RemoteSeat):
                 self.tickets[each.ticket] = (match, each)
-        match.on_finish.append(self._forget_tickets)
+        match.on_result.append(self._forget_tickets)
+        match.on_finish.append(self._finished)
+        match.on_reveal.append(self._revealed)
         for index, bot in commands.items():
             launched = seats[index]
             assert isinstance(launched, RemoteSeat)
@@ -130,23 +191,54 @@ class Referee:
         task = asyncio.get_running_loop().create_task(match.run(), name=f"match-{match_id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        self._trim()
         return match, tickets
 
     def seat_for(self, ticket: str) -> tuple[Match, RemoteSeat] | None:
         return self.tickets.get(ticket)
 
     def _forget_tickets(self, match: Match) -> None:
+        """The result is decided: the seats' tickets open nothing any more."""
         for seat in match.seats:
             if isinstance(seat, RemoteSeat):
                 self.tickets.pop(seat.ticket, None)
 
-    def _trim(self) -> None:
-        while len(self.matches) > KEEP_FINISHED:
-            oldest = next(iter(self.matches.values()))
-            if oldest.status != "finished":
-                break
-            self.matches.popitem(last=False)
+    def _finished(self, match: Match) -> None:
+        """The match has ended: it no longer counts against any limit, goes to the store,
+        and stays in memory only while it is among the most recent ones."""
+        self._forget_tickets(match)
+        self._live.pop(match.id, None)
+        for caller, mine in list(self._by_caller.items()):
+            if mine.pop(match.id, None) is not None and not mine:
+                del self._by_caller[caller]
+        if match.result is not None and self.archive.store is not None:
+            self.archive.put(stored_match(match))
+        self._recent[match.id] = None
+        # Finished matches leave in the order they finished: one match waiting in a long
+        # join window never holds the others in memory.
+        while len(self._recent) > self.settings.recent_matches:
+            oldest, _ = self._recent.popitem(last=False)
+            self.matches.pop(oldest, None)
+
+    def _revealed(self, match: Match) -> None:
+        if match.status == "finished":
+            self.archive.reveal(match.id, match.settings.seed, match.settings.salt)
+
+    async def find(self, match_id: str) -> Match | StoredMatch | None:
+        """A match in memory, else as stored, else None."""
+        match = self.matches.get(match_id)
+        if match is not None:
+            return match
+        return await self.archive.get(match_id)
+
+    async def newest(self, limit: int) -> list[Match | StoredMatch]:
+        """The ``limit`` most recently created matches, in memory or stored, newest first."""
+        found: list[Match | StoredMatch] = []
+        found.extend([*reversed(self.matches.values())][:limit])
+        seen = {m.id for m in self.matches.values()}
+        if len(found) < limit:
+            found += [s for s in await self.archive.newest(limit) if s.match_id not in seen]
+        found.sort(key=lambda m: m.created_at, reverse=True)
+        return found[:limit]
 
     async def _launch(self, match: Match, seat: RemoteSeat, bot: CommandBot) -> None:
         """Start a bot process with KASSEN_ADDRESS, KASSEN_TICKET (and KASSEN_TLS_CA when the
@@ -197,9 +289,14 @@ class Referee:
             await box.close()
 
     async def shutdown(self) -> None:
-        """Abort running matches and stop launched processes."""
-        for task in list(self._tasks):
-            task.cancel()
+        """End running matches ``ABORTED``, every seat told (MatchOver) within the grace
+        period, stop launched processes, and write what the store still has pending."""
+        for match in list(self._live.values()):
+            match.abort()
+        if self._tasks:
+            _, stuck = await asyncio.wait(self._tasks, timeout=self.settings.shutdown_grace_s)
+            for task in stuck:  # a match that could not end in time (a local policy thinking)
+                task.cancel()
         for match in self.matches.values():
             for seat in match.seats:
                 if (
@@ -212,3 +309,22 @@ class Referee:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._launches:  # wait for killed processes, so none outlives the referee
             await asyncio.wait(self._launches, timeout=5)
+        await self.archive.close()
+
+
+def stored_match(match: Match) -> StoredMatch:
+    """What the store keeps of a finished match: its public summary and replay record; the
+    seed and salt only if they are public already."""
+    summary = match.summary()
+    summary.result.ClearField("seed_reveal")
+    record = replay_record(match)
+    record["seed"] = record["salt"] = None
+    revealed = match.seed_revealed
+    return StoredMatch(
+        match_id=match.id,
+        created_at=match.created_at,
+        summary=summary.SerializeToString(),
+        replay_json=json.dumps(record),
+        seed=match.settings.seed if revealed else None,
+        salt=match.settings.salt if revealed else None,
+    )

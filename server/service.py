@@ -24,6 +24,7 @@ from server.results import Reason
 from server.seats import Receipt, RemoteSeat
 from server.settings import DEFAULT_MAX_DECISIONS, MAX_WATCH_DELAY_MS
 from server.spectators import watch
+from server.store import MAX_LIST, StoredMatch
 
 log = structlog.get_logger("kassen.service")
 Context = grpc.aio.ServicerContext[Any, Any]
@@ -202,25 +203,38 @@ class RefereeService(rpc.RefereeServicer):
     ) -> pb.CreateMatchResponse:
         try:
             settings = settings_from_request(request)
-            match, tickets = self.referee.create_match(settings)
+            match, tickets = self.referee.create_match(settings, caller=self.caller(context))
         except (UnknownGame, InvalidConfig, InvalidSetting) as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         except TooManyMatches as exc:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc))
         return pb.CreateMatchResponse(match_id=match.id, tickets=tickets, setup=match.setup_proto())
 
+    def caller(self, context: Context) -> str:
+        """Whose limits a new match counts against: the organiser when the referee has a
+        token (every holder of the token is the organiser), otherwise the client's host."""
+        if self.referee.settings.admin_token:
+            return "the organiser"
+        return peer_host(context.peer())
+
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.GetMatchResponse:
-        match = self.referee.matches.get(request.match_id)
+        match = await self.referee.find(request.match_id)
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        if isinstance(match, StoredMatch):
+            return pb.GetMatchResponse(match=match.summary_proto())
         return pb.GetMatchResponse(match=match.summary())
 
     async def ListMatches(
         self, request: pb.ListMatchesRequest, context: Context
     ) -> pb.ListMatchesResponse:
-        limit = request.limit or 100
-        newest = list(self.referee.matches.values())[::-1][:limit]
-        return pb.ListMatchesResponse(matches=[m.summary() for m in newest])
+        limit = min(request.limit or 100, MAX_LIST)
+        newest = await self.referee.newest(limit)
+        return pb.ListMatchesResponse(
+            matches=[
+                m.summary_proto() if isinstance(m, StoredMatch) else m.summary() for m in newest
+            ]
+        )
 
     async def watch_checked(
         self, request: pb.WatchRequest | Unreadable, context: Context
@@ -235,9 +249,15 @@ class RefereeService(rpc.RefereeServicer):
     async def Watch(
         self, request: pb.WatchRequest, context: Context
     ) -> AsyncIterator[pb.WatchResponse]:
-        match = self.referee.matches.get(request.match_id)
+        match = await self.referee.find(request.match_id)
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        if isinstance(match, StoredMatch):
+            await context.abort(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"match {request.match_id!r} is over and archived: GetReplay has its record",
+            )
+            return
         if request.delay_ms > MAX_WATCH_DELAY_MS:
             await context.abort(
                 grpc.StatusCode.INVALID_ARGUMENT,
@@ -249,9 +269,16 @@ class RefereeService(rpc.RefereeServicer):
     async def GetReplay(
         self, request: pb.GetReplayRequest, context: Context
     ) -> pb.GetReplayResponse:
-        match = self.referee.matches.get(request.match_id)
+        match = await self.referee.find(request.match_id)
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        if isinstance(match, StoredMatch):
+            if not match.revealed:
+                await context.abort(
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    "the replay is published when the match's seed block is over",
+                )
+            return pb.GetReplayResponse(replay_json=match.replay_text())
         if match.result is None:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, "the match is not finished")
         if not match.seed_revealed:
@@ -272,6 +299,17 @@ class RefereeService(rpc.RefereeServicer):
                 for g in games().values()
             ]
         )
+
+
+def peer_host(peer: str) -> str:
+    """The host of a gRPC peer (``ipv4:127.0.0.1:5000`` -> ``127.0.0.1``, ``ipv6:[::1]:5000``
+    -> ``::1``): one caller per host, whatever port each connection comes from."""
+    kind, _, rest = peer.partition(":")
+    if kind == "ipv6":
+        return rest.rsplit(":", 1)[0].strip("[]")
+    if kind == "ipv4":
+        return rest.rsplit(":", 1)[0]
+    return peer or "unknown"
 
 
 __all__ = ["DEFAULT_MAX_DECISIONS", "RefereeService"]

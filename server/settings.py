@@ -18,6 +18,16 @@ DEFAULT_MAX_DECISIONS = 10_000
 MAX_MESSAGE_BYTES = 64 * 1024
 DEFAULT_PING_INTERVAL_MS = 5_000
 DEFAULT_MAX_LIVE_MATCHES = 1_000
+#: Matches still in their join window (each holds its position and seats, up to 10 minutes).
+DEFAULT_MAX_WAITING_MATCHES = 1_000
+#: The same, per caller (the organiser with a token, otherwise the client's host): one
+#: caller cannot take all of a referee, and 500 matches at once still fit.
+DEFAULT_MAX_LIVE_PER_CALLER = 600
+DEFAULT_MAX_WAITING_PER_CALLER = 600
+#: Finished matches kept in memory (older ones are answered from the store).
+DEFAULT_RECENT_MATCHES = 64
+#: How long a stopping referee lets its matches tell their seats MatchOver(ABORTED).
+DEFAULT_SHUTDOWN_GRACE_S = 5.0
 
 #: Bounds on what an organiser may ask for (absurd values are refused, naming the field).
 MAX_TIME_MS = 3_600_000
@@ -27,6 +37,7 @@ MAX_WATCH_DELAY_MS = 3_600_000
 MAX_SEED = 2**63 - 1
 MESSAGE_BYTES_RANGE = (1024, 16 * 1024 * 1024)
 LIVE_MATCHES_RANGE = (1, 100_000)
+RECENT_MATCHES_RANGE = (0, 100_000)
 PING_INTERVAL_RANGE_MS = (100, 600_000)
 #: Game options (``CreateMatchRequest.options``): how many keys, how long a key, and the bytes
 #: of all keys and values together (a Gnomeville content pack travels as text in ``content``).
@@ -86,3 +97,8 @@ class ServerSettings:
     min_watch_delay_ms: int = 0
     max_live_matches: int = DEFAULT_MAX_LIVE_MATCHES
     max_message_bytes: int = MAX_MESSAGE_BYTES
+    max_waiting_matches: int = DEFAULT_MAX_WAITING_MATCHES
+    max_live_per_caller: int = DEFAULT_MAX_LIVE_PER_CALLER
+    max_waiting_per_caller: int = DEFAULT_MAX_WAITING_PER_CALLER
+    recent_matches: int = DEFAULT_RECENT_MATCHES
+    shutdown_grace_s: float = DEFAULT_SHUTDOWN_GRACE_S

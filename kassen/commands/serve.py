@@ -2,26 +2,41 @@
 
 With an organiser token (``--admin-token-file`` or ``KASSEN_ADMIN_TOKEN``) creating matches
 needs it; without one the referee listens on loopback only. ``--tls-cert``/``--tls-key``
-make it speak TLS only (docs/security.md).
+make it speak TLS only (docs/security.md). Finished matches are kept in ``--store`` (a SQLite
+file by default, PostgreSQL by URL); SIGINT/SIGTERM end running matches ``ABORTED``, every
+seat told, then stop.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kassen.commands.credentials import PRIVATE_KEY, add_token_flag, admin_token, pem_file
 from kassen.errors import UsageError
 from server.settings import (  # constants only; the server itself is imported by run
     DEFAULT_MAX_LIVE_MATCHES,
+    DEFAULT_MAX_LIVE_PER_CALLER,
+    DEFAULT_MAX_WAITING_MATCHES,
+    DEFAULT_MAX_WAITING_PER_CALLER,
     DEFAULT_PING_INTERVAL_MS,
+    DEFAULT_RECENT_MATCHES,
     LIVE_MATCHES_RANGE,
     MAX_MESSAGE_BYTES,
     MAX_WATCH_DELAY_MS,
     MESSAGE_BYTES_RANGE,
     PING_INTERVAL_RANGE_MS,
+    RECENT_MATCHES_RANGE,
     ServerSettings,
 )
+
+if TYPE_CHECKING:
+    from server.store import MatchStore
+
+#: Where finished matches go unless ``--store`` says otherwise (next to runs/replays).
+DEFAULT_STORE = "runs/referee.sqlite"
+NO_STORE = "none"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,6 +48,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     serve.add_argument(
         "--replays", default="runs/replays", help="folder for replay files (default runs/replays)"
+    )
+    serve.add_argument(
+        "--store",
+        default=DEFAULT_STORE,
+        metavar="PATH|URL",
+        help=f"where finished matches are kept for GetMatch, GetReplay and ListMatches: a SQLite"
+        f" file, a database URL (postgresql://...), or {NO_STORE!r} to forget them once out of"
+        f" memory (default {DEFAULT_STORE})",
     )
     serve.add_argument(
         "--log-level",
@@ -53,6 +76,22 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         ("--ping-interval-ms", DEFAULT_PING_INTERVAL_MS, "how often seats are pinged"),
         ("--min-watch-delay-ms", 0, "least spectator delay of every match"),
         ("--max-live-matches", DEFAULT_MAX_LIVE_MATCHES, "matches alive at once"),
+        (
+            "--max-waiting-matches",
+            DEFAULT_MAX_WAITING_MATCHES,
+            "matches waiting for their bots to join at once",
+        ),
+        (
+            "--max-live-per-caller",
+            DEFAULT_MAX_LIVE_PER_CALLER,
+            "matches alive at once created by one caller (the organiser, or one host)",
+        ),
+        (
+            "--max-waiting-per-caller",
+            DEFAULT_MAX_WAITING_PER_CALLER,
+            "matches of one caller waiting for their bots to join",
+        ),
+        ("--recent-matches", DEFAULT_RECENT_MATCHES, "finished matches kept in memory"),
         ("--max-message-bytes", MAX_MESSAGE_BYTES, "largest message a client may send"),
     ]
     for flag, default, what in limits:
@@ -101,6 +140,16 @@ def settings_from(args: argparse.Namespace) -> ServerSettings:
             "--min-watch-delay-ms", args.min_watch_delay_ms, 0, MAX_WATCH_DELAY_MS
         ),
         max_live_matches=_within("--max-live-matches", args.max_live_matches, *LIVE_MATCHES_RANGE),
+        max_waiting_matches=_within(
+            "--max-waiting-matches", args.max_waiting_matches, *LIVE_MATCHES_RANGE
+        ),
+        max_live_per_caller=_within(
+            "--max-live-per-caller", args.max_live_per_caller, *LIVE_MATCHES_RANGE
+        ),
+        max_waiting_per_caller=_within(
+            "--max-waiting-per-caller", args.max_waiting_per_caller, *LIVE_MATCHES_RANGE
+        ),
+        recent_matches=_within("--recent-matches", args.recent_matches, *RECENT_MATCHES_RANGE),
         max_message_bytes=_within(
             "--max-message-bytes", args.max_message_bytes, *MESSAGE_BYTES_RANGE
         ),
@@ -130,34 +179,53 @@ def run(args: argparse.Namespace) -> int:
     if ":" not in args.address:
         raise UsageError(f"--address must be host:port, not {args.address!r}")
     settings = settings_from(args)
+    store = _open_store(args.store)
     configure(args.log_level)
     try:
-        asyncio.run(_serve(args.address, Path(args.replays), settings))
+        asyncio.run(_serve(args.address, Path(args.replays), settings, store, args.store))
     except (AddressInUse, Unprotected) as exc:
         raise UsageError(str(exc)) from None
     return 0
 
 
-async def _serve(address: str, replays: Path, settings: ServerSettings) -> None:
+def _open_store(spec: str) -> MatchStore | None:
+    """The store ``--store`` names (None for ``none``); a UsageError names what is wrong."""
+    from server.store import MatchStore, StoreError
+
+    if spec == NO_STORE:
+        return None
+    try:
+        return MatchStore.open(spec)
+    except StoreError as exc:
+        raise UsageError(f"--store: {exc}") from None
+
+
+async def _serve(
+    address: str, replays: Path, settings: ServerSettings, store: MatchStore | None, where: str
+) -> None:
     import asyncio
     import signal
 
     import structlog
 
     from server.app import running_server
+    from server.store import shown
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     log = structlog.get_logger("kassen")
-    async with running_server(address, replay_dir=replays, settings=settings) as referee:
+    async with running_server(
+        address, replay_dir=replays, settings=settings, store=store
+    ) as referee:
         if not settings.admin_token:
             log.warning("no organiser token: loopback only", address=referee.address)
         log.info(
             "serving",
             address=referee.address,
             replays=str(replays),
+            store=shown(where),
             tls=settings.tls_cert_chain is not None,
             organiser_token=settings.admin_token is not None,
         )
