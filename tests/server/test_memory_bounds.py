@@ -7,7 +7,10 @@ Every scenario runs a real referee on a loopback port with raw gRPC clients.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
@@ -17,9 +20,12 @@ from games import GameConfig
 from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
 from server.app import running_server
+from server.referee import TooManyMatches
+from server.replay import verify_record
 from server.results import Reason
 from server.seats import FLOOD_DROPS, INBOX_LIMIT, UNASKED_BURST, RemoteSeat
-from server.settings import MatchSettings, TimeControl
+from server.settings import MatchSettings, ServerSettings, TimeControl
+from server.store import MatchStore
 from tests.server.bots import FirstOptionBot
 
 T = TypeVar("T")
@@ -182,3 +188,168 @@ def test_a_finished_match_lets_go_of_its_seats() -> None:
         assert seat.open_request is None and not seat.undelivered
         assert seat.request.ByteSize() == 0  # the last request (and its observation) is gone
         assert referee.seat_for(ticket) is None
+
+
+# ---------------------------------------------------------------- finished matches on disk
+
+
+async def play_out(referee: Any, settings: MatchSettings) -> str:
+    """Create a match, play both seats with well-behaved bots, return its id."""
+    match, tickets = referee.create_match(settings)
+    bots = [FirstOptionBot(misbehave_at=10**9) for _ in tickets]
+    await asyncio.gather(*(b.play(referee.address, t) for b, t in zip(bots, tickets, strict=True)))
+    await match.finished.wait()
+    return str(match.id)
+
+
+def test_finished_matches_leave_memory_and_are_answered_from_the_store(tmp_path: Path) -> None:
+    """Only ``recent_matches`` finished matches stay in memory; GetMatch, GetReplay and
+    ListMatches answer the older ones from the store, also after a restart."""
+    path = tmp_path / "store.sqlite"
+    settings = ServerSettings(recent_matches=2)
+
+    async def scenario() -> tuple[list[str], list[Any], list[str], Any, set[str]]:
+        async with running_server(settings=settings, store=MatchStore.open(str(path))) as referee:
+            ids = [await play_out(referee, two_seats()) for _ in range(5)]
+            in_memory = set(referee.matches)
+            async with grpc.aio.insecure_channel(referee.address) as channel:
+                stub = rpc.RefereeStub(channel)
+                summaries = [await stub.GetMatch(pb.GetMatchRequest(match_id=i)) for i in ids]
+                replays = [
+                    (await stub.GetReplay(pb.GetReplayRequest(match_id=i))).replay_json for i in ids
+                ]
+                listed = await stub.ListMatches(pb.ListMatchesRequest(limit=10))
+        return ids, summaries, replays, listed, in_memory
+
+    ids, summaries, replays, listed, in_memory = run(scenario)
+    assert in_memory == set(ids[-2:])
+    for match_id, got, text in zip(ids, summaries, replays, strict=True):
+        assert got.match.match_id == match_id and got.match.status == "finished"
+        assert got.match.result.reason == pb.RESULT_REASON_COMPLETED
+        assert got.match.result.seed_reveal.salt  # public: no tournament block holds it
+        record = json.loads(text)
+        assert record["match_id"] == match_id and record["seed"] is not None
+        assert verify_record(record).decisions == len(record["decisions"])
+    assert [m.match_id for m in listed.matches] == ids[::-1]
+
+    async def after_restart() -> Any:
+        async with (
+            running_server(settings=settings, store=MatchStore.open(str(path))) as referee,
+            grpc.aio.insecure_channel(referee.address) as channel,
+        ):
+            return await rpc.RefereeStub(channel).GetMatch(pb.GetMatchRequest(match_id=ids[0]))
+
+    assert run(after_restart).match.result.reason == pb.RESULT_REASON_COMPLETED
+
+
+def test_a_stored_match_keeps_its_seed_secret_until_revealed(tmp_path: Path) -> None:
+    """A tournament match whose seed block is not over is stored without seed and salt;
+    revealing it later (the match already out of memory) publishes them in the store."""
+
+    async def scenario() -> tuple[Any, Any, Any, str]:
+        store = MatchStore.open(str(tmp_path / "s.sqlite"))
+        async with running_server(settings=ServerSettings(recent_matches=0), store=store) as ref:
+            match, tickets = ref.create_match(replace(two_seats(), reveal_seed=False))
+            bots = [FirstOptionBot(misbehave_at=10**9) for _ in tickets]
+            await asyncio.gather(
+                *(b.play(ref.address, t) for b, t in zip(bots, tickets, strict=True))
+            )
+            await match.finished.wait()
+            assert match.id not in ref.matches
+            async with grpc.aio.insecure_channel(ref.address) as channel:
+                stub = rpc.RefereeStub(channel)
+                secret = await stub.GetMatch(pb.GetMatchRequest(match_id=match.id))
+                with pytest.raises(grpc.aio.AioRpcError) as refused:
+                    await stub.GetReplay(pb.GetReplayRequest(match_id=match.id))
+                match.reveal_seed()
+                while (stored := await ref.archive.get(match.id)) is None or not stored.revealed:
+                    await asyncio.sleep(0.01)  # the reveal is written by the store's thread
+                public = await stub.GetMatch(pb.GetMatchRequest(match_id=match.id))
+                replay = await stub.GetReplay(pb.GetReplayRequest(match_id=match.id))
+            return secret, refused.value, public, replay.replay_json
+
+    secret, refused, public, replay = run(scenario)
+    assert not secret.match.result.HasField("seed_reveal")
+    assert refused.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert public.match.result.seed_reveal.salt
+    assert json.loads(replay)["seed"] == public.match.result.seed_reveal.seed
+
+
+def test_a_match_in_a_long_join_window_does_not_stop_trimming() -> None:
+    """The oldest match waits for its bots (a long join window) while others finish: the
+    finished ones still leave memory beyond the recent few."""
+
+    async def scenario() -> tuple[set[str], str, list[str]]:
+        async with running_server(settings=ServerSettings(recent_matches=3)) as referee:
+            waiting, _ = referee.create_match(two_seats(join_timeout_ms=600_000))
+            ids = [await play_out(referee, two_seats()) for _ in range(8)]
+            return set(referee.matches), waiting.id, ids
+
+    in_memory, waiting, ids = run(scenario)
+    assert in_memory == {waiting, *ids[-3:]}
+
+
+# ---------------------------------------------------------------- limits
+
+
+def test_limits_on_matches_waiting_and_alive_name_the_flag() -> None:
+    """RESOURCE_EXHAUSTED names the limit reached: per caller first, then per referee; a
+    match that ends (or starts) makes room again."""
+    settings = ServerSettings(
+        max_waiting_per_caller=2, max_live_per_caller=3, max_waiting_matches=10
+    )
+
+    async def scenario() -> list[str]:
+        refusals: list[str] = []
+        async with (
+            running_server(settings=settings) as referee,
+            grpc.aio.insecure_channel(referee.address) as channel,
+        ):
+            stub = rpc.RefereeStub(channel)
+            request = pb.CreateMatchRequest(game="rumble-nation", players=2)
+
+            async def refused() -> None:
+                with pytest.raises(grpc.aio.AioRpcError) as caught:
+                    await stub.CreateMatch(request)
+                assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                refusals.append(caught.value.details() or "")
+
+            first = await stub.CreateMatch(request)
+            await stub.CreateMatch(request)
+            await refused()  # two waiting
+            bots = [
+                asyncio.create_task(FirstOptionBot(misbehave_at=10**9).play(referee.address, t))
+                for t in first.tickets
+            ]
+            while referee.matches[first.match_id].status == "waiting":
+                await asyncio.sleep(0.01)
+            await stub.CreateMatch(request)  # one started: room for one more waiting
+            await refused()  # three alive
+            await asyncio.gather(*bots)
+            await referee.matches[first.match_id].finished.wait()
+            await refused()  # one ended, but two of the three left still wait
+            # The referee's own use (a tournament) counts against the referee's limits only.
+            referee.create_match(two_seats())
+        return refusals
+
+    waiting, alive, still_waiting = run(scenario)
+    assert still_waiting == waiting
+    assert waiting.startswith("2 matches of 127.0.0.1 are waiting for their bots to join")
+    assert "kassen serve --max-waiting-per-caller 2" in waiting
+    assert alive.startswith("3 matches of 127.0.0.1 are alive")
+    assert "--max-live-per-caller 3" in alive
+
+
+def test_the_referee_wide_waiting_limit() -> None:
+    async def scenario() -> str:
+        async with running_server(settings=ServerSettings(max_waiting_matches=3)) as referee:
+            for _ in range(3):
+                referee.create_match(two_seats())
+            with pytest.raises(TooManyMatches) as caught:
+                referee.create_match(two_seats())
+            return str(caught.value)
+
+    assert run(scenario) == (
+        "3 matches are waiting for their bots to join, the limit of this referee "
+        "(kassen serve --max-waiting-matches 3)"
+    )
