@@ -1,0 +1,466 @@
+"""The ladder's web page over HTTP, against a real ladder whose finished matches were played by
+connected SDK bots and house bots: pages, escaping, errors, headers, replay frames (every
+decision, equal to a re-simulation, public information only) and the live view."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from google.protobuf.json_format import MessageToDict
+
+from client_sdk.bot import AsyncBot, Request
+from client_sdk.builtin import GreedyBot, RandomBot
+from client_sdk.ladder import seek_and_play
+from games import GameConfig, get_game
+from games.contract import GameState
+from kassen import wire
+from server.replay import verify_record
+from server.settings import TimeControl
+from tournament.ladder_service import registry
+from tournament.ladder_service.app import running_ladder
+from tournament.ladder_service.service import HouseBot, LadderService, LadderSettings, PoolKey
+from tournament.ladder_service.web.server import running_web
+from tournament.storage import connect
+
+RUMBLE = PoolKey("rumble-nation", "base", 2)
+ADVANCED = PoolKey("rumble-nation", "advanced", 2)
+ROOT = PoolKey("root", "autumn", 2)
+GNOMES = PoolKey("gnomeville", "standard", 2)
+SOLO = PoolKey("gnomeville", "standard", 1)
+POOLS = (RUMBLE, ADVANCED, ROOT, GNOMES, SOLO)
+SETTINGS = LadderSettings(
+    pools=POOLS,
+    house_bots=tuple(
+        HouseBot(
+            f"house-{k.game[:6]}-{k.variant[:3]}-{k.players}",
+            "random",
+            k.game,
+            k.variant,
+            (k.players,),
+        )
+        for k in POOLS
+    )
+    + (HouseBot("house-greedy", "greedy", "rumble-nation", "base", (2,)),),
+    time_control=TimeControl(decision_ms=10_000, bank_ms=30_000),
+    tick_s=0.05,
+)
+EVIL = "<script>alert('pwned')</script> & <b>bold</b>"
+
+
+def author_name(key: PoolKey) -> str:
+    return f"{key.game[:8]}-{key.variant[:3]}-{key.players}p"
+
+
+@dataclass
+class Ladder:
+    """A running ladder and its web page, in a thread with its own asyncio loop."""
+
+    service: LadderService
+    web: str
+    loop: asyncio.AbstractEventLoop
+    tokens: dict[PoolKey, str] = field(default_factory=dict)
+    ids: dict[PoolKey, str] = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.web}"
+
+    def call(self, body: Coroutine[Any, Any, Any], timeout: float = 120) -> Any:
+        """Run ``body`` on the ladder's loop and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(body, self.loop).result(timeout)
+
+
+@dataclass
+class Running:
+    ladder: Ladder
+    stop: threading.Event
+    thread: threading.Thread
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(30)
+
+
+def start_ladder(database: str, matches: dict[PoolKey, int]) -> Running:
+    """Start the ladder and its page on free ports, play ``matches`` per pool with one
+    connected bot each, and return once every result is recorded."""
+    ready: Future[Ladder] = Future()
+    stop = threading.Event()
+
+    async def main() -> None:
+        engine = connect(database)
+        async with running_ladder(engine, SETTINGS) as service, running_web(service) as web:
+            ladder = Ladder(service, web, asyncio.get_running_loop())
+            try:
+                await play(ladder, matches)
+            except BaseException as exc:
+                ready.set_exception(exc)
+                raise
+            ready.set_result(ladder)
+            while not stop.is_set():
+                await asyncio.sleep(0.05)
+
+    thread = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
+    thread.start()
+    return Running(ready.result(300), stop, thread)
+
+
+async def play(ladder: Ladder, matches: dict[PoolKey, int]) -> None:
+    engine = ladder.service.engine
+    for key in matches:
+        bot, token = registry.register_bot(
+            engine,
+            name=author_name(key),
+            owner="ann <ann@example.org>",
+            game=key.game,
+            variant=key.variant,
+            player_counts=(key.players,),
+            description=EVIL,
+        )
+        assert token is not None
+        ladder.tokens[key], ladder.ids[key] = token, bot.id
+    address = ladder.service.referee.address
+    await asyncio.gather(
+        *(
+            seek_and_play(
+                lambda key=key: GreedyBot(1) if key == RUMBLE else RandomBot(1),  # type: ignore[misc]
+                address,
+                ladder.tokens[key],
+                max_matches=count,
+            )
+            for key, count in matches.items()
+        )
+    )
+    await settled(ladder.service)
+
+
+async def settled(service: LadderService) -> None:
+    """Wait until the service has recorded every match that ended (its own tasks do)."""
+    for _ in range(400):
+        if not service.running:
+            return
+        await asyncio.sleep(0.05)
+
+
+@pytest.fixture(scope="module")
+def ladder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ladder]:
+    database = f"sqlite:///{tmp_path_factory.mktemp('web') / 'ladder.sqlite'}"
+    running = start_ladder(database, {RUMBLE: 3, ADVANCED: 1, ROOT: 1, GNOMES: 1, SOLO: 1})
+    try:
+        yield running.ladder
+    finally:
+        running.close()
+
+
+@pytest.fixture
+def http(ladder: Ladder) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=ladder.url, timeout=60) as client:
+        yield client
+
+
+def finished(ladder: Ladder, key: PoolKey) -> registry.MatchRow:
+    """A finished match of the pool's connected bot."""
+    for row in registry.recent_matches(ladder.service.engine, ladder.ids[key]):
+        if row.status == "done" and row.players == key.players and row.variant == key.variant:
+            return row
+    raise AssertionError(f"no finished match in {key.label}")
+
+
+def all_frames(http: httpx.Client, match_id: str) -> list[dict[str, Any]]:
+    frames: list[dict[str, Any]] = []
+    while True:
+        body = http.get(
+            f"/api/matches/{match_id}/frames", params={"start": len(frames), "count": 200}
+        )
+        assert body.status_code == 200, body.text
+        frames.extend(body.json()["frames"])
+        if len(frames) >= body.json()["total"]:
+            return frames
+
+
+def replay_record(ladder: Ladder, match_id: str) -> dict[str, Any]:
+    text = registry.replay_of(ladder.service.engine, match_id)
+    assert text is not None
+    record: dict[str, Any] = json.loads(text)
+    return record
+
+
+def resimulated(record: dict[str, Any]) -> Iterator[GameState]:
+    """The states of a replay, before the first decision and after each one."""
+    game = get_game(record["game"])
+    state = game.new(GameConfig(record["players"], record["variant"]), record["seed"])
+    yield state
+    for seat, index in record["decisions"]:
+        state.apply(seat, index)
+        yield state
+
+
+def public(game: str, state: GameState) -> dict[str, Any]:
+    message = wire.observation_to_proto(game, state.observe(None))
+    inner = message.WhichOneof("game")
+    assert inner is not None
+    return MessageToDict(
+        getattr(message, inner),
+        always_print_fields_with_no_presence=True,
+        preserving_proto_field_name=True,
+    )
+
+
+# ---------------------------------------------------------------------- pages
+
+
+def test_pages_render_pools_ladders_bots_and_matches(ladder: Ladder, http: httpx.Client) -> None:
+    index = http.get("/")
+    assert index.status_code == 200
+    for key in POOLS:
+        assert f'href="/ladder/{key.game}/{key.variant}/{key.players}"' in index.text
+    page = http.get("/ladder/rumble-nation/base/2")
+    assert page.status_code == 200
+    for name in (author_name(RUMBLE), "house-greedy", "house-rumble-bas-2"):
+        assert name in page.text
+    rows = http.get("/api/ladder/rumble-nation/base/2").json()["rows"]
+    assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))
+    mine = next(r for r in rows if r["bot_id"] == ladder.ids[RUMBLE])
+    assert mine["games"] == 3 and mine["provisional"] and not mine["online"]
+    assert next(r for r in rows if r["name"] == "house-greedy")["house"]
+    solo = http.get("/ladder/gnomeville/standard/1")
+    assert "Mean score" in solo.text and "Elo" not in solo.text.split("<table")[1]
+    bot = http.get(f"/bots/{ladder.ids[RUMBLE]}")
+    assert bot.status_code == 200
+    assert 'id="chart" class="chart" data-src="/api/bots/' in bot.text
+    row = finished(ladder, ROOT)
+    assert f'href="/matches/{row.id}"' in http.get(f"/bots/{ladder.ids[ROOT]}").text
+    history = http.get(f"/api/bots/{ladder.ids[RUMBLE]}/history").json()["series"]
+    assert history[0]["players"] == 2 and len(history[0]["points"]) == 3
+    for key in (RUMBLE, ROOT, GNOMES, SOLO):
+        match = http.get(f"/matches/{finished(ladder, key).id}")
+        assert match.status_code == 200
+        assert 'data-mode="replay"' in match.text and author_name(key) in match.text
+
+
+def test_text_from_authors_is_escaped(ladder: Ladder, http: httpx.Client) -> None:
+    page = http.get(f"/bots/{ladder.ids[RUMBLE]}").text
+    assert (
+        "&lt;script&gt;alert(&#39;pwned&#39;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in page
+    )
+    assert "<script>alert" not in page and "<b>bold" not in page
+    assert "ann &lt;ann@example.org&gt;" in page
+    assert http.get(f"/api/bots/{ladder.ids[RUMBLE]}").json()["description"] == EVIL
+
+
+def test_status_shown_but_its_reason_is_private(ladder: Ladder, http: httpx.Client) -> None:
+    bot, _ = registry.register_bot(
+        ladder.service.engine,
+        name="paused-one",
+        owner="bob",
+        game="rumble-nation",
+        variant="base",
+        player_counts=(2,),
+    )
+    registry.set_status(ladder.service.engine, bot.id, "paused", "secret-reason-1234")
+    page = http.get(f"/bots/{bot.id}")
+    assert "paused" in page.text and "secret-reason-1234" not in page.text
+    body = http.get(f"/api/bots/{bot.id}")
+    assert body.json()["status"] == "paused" and "secret-reason-1234" not in body.text
+
+
+def test_unknown_ids_are_404_pages(ladder: Ladder, http: httpx.Client) -> None:
+    for url in (
+        "/bots/nope",
+        "/matches/nope",
+        "/ladder/chess/base/2",
+        "/ladder/root/autumn/9",
+        "/nowhere",
+    ):
+        page = http.get(url)
+        assert page.status_code == 404 and "text/html" in page.headers["content-type"], url
+        assert "<h1>404</h1>" in page.text
+    assert "no bot nope" in http.get("/bots/nope").text
+    for url in (
+        "/api/bots/nope",
+        "/api/bots/nope/history",
+        "/api/matches/nope",
+        "/api/matches/nope/frames",
+    ):
+        body = http.get(url)
+        assert body.status_code == 404 and "error" in body.json(), url
+    running = http.get(f"/api/matches/{finished(ladder, RUMBLE).id}/live")
+    assert running.status_code == 404 and "not being played" in running.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("query", "named"),
+    [
+        ("start=-1", "start"),
+        ("start=abc", "start"),
+        ("start=1e3", "start"),
+        ("count=0", "count"),
+        ("count=100000", "count"),
+        ("start=99999", "past the last frame"),
+    ],
+)
+def test_bad_frame_queries_are_400_with_one_line(
+    ladder: Ladder, http: httpx.Client, query: str, named: str
+) -> None:
+    body = http.get(f"/api/matches/{finished(ladder, RUMBLE).id}/frames?{query}")
+    assert body.status_code == 400
+    error = body.json()["error"]
+    assert named in error and "\n" not in error
+
+
+def test_other_bad_queries_are_400(ladder: Ladder, http: httpx.Client) -> None:
+    assert http.get("/api/matches?limit=zero").status_code == 400
+    assert http.get("/api/matches?limit=0").status_code == 400
+    history = http.get(f"/api/bots/{ladder.ids[RUMBLE]}/history?players=x")
+    assert history.status_code == 400 and "players" in history.json()["error"]
+
+
+def test_every_response_forbids_other_origins(ladder: Ladder, http: httpx.Client) -> None:
+    for url in ("/", "/api/pools", "/static/viewer.js", "/nowhere", "/api/matches?limit=x"):
+        headers = http.get(url).headers
+        policy = headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "script-src 'self'" in policy, url
+        assert "unsafe-inline" not in policy
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["x-frame-options"] == "DENY"
+
+
+# ---------------------------------------------------------------------- replay frames
+
+
+@pytest.mark.parametrize("key", [RUMBLE, ADVANCED, ROOT, GNOMES, SOLO], ids=lambda k: k.label)
+def test_frames_are_every_decision_of_a_resimulation(
+    ladder: Ladder, http: httpx.Client, key: PoolKey
+) -> None:
+    row = finished(ladder, key)
+    record = replay_record(ladder, row.id)
+    verify_record(record)  # the stored replay is sound: what follows compares against it
+    frames = all_frames(http, row.id)
+    assert len(frames) == len(record["decisions"]) + 1 == row.decisions + 1
+    assert [f["n"] for f in frames] == list(range(len(frames)))
+    assert frames[0]["seat"] is None
+    assert [f["seat"] for f in frames[1:]] == [seat for seat, _ in record["decisions"]]
+    game = get_game(key.game)
+    for frame, state in zip(frames, resimulated(record), strict=True):
+        assert frame["view"] == public(key.game, state), frame["n"]
+    assert state.is_over
+    assert any(frame["events"] for frame in frames)
+    meta = http.get(f"/api/matches/{row.id}").json()
+    assert meta["frames"] == len(frames) and meta["replay"] and meta["game"] == game.name
+
+
+def test_frames_hold_no_hidden_information(ladder: Ladder, http: httpx.Client) -> None:
+    """Root hands and Rumble Nation's unrevealed daimyo cards are in the seats' own views
+    (so these checks could fail) and never in a frame."""
+    row = finished(ladder, ROOT)
+    record = replay_record(ladder, row.id)
+    hands_seen = 0
+    for frame, state in zip(all_frames(http, row.id), resimulated(record), strict=True):
+        own = [p.hand for p in state.observe(0).players] + [
+            p.hand for p in state.observe(1).players
+        ]
+        hands_seen += sum(len(hand) for hand in own)
+        assert all(player["hand"] == [] for player in frame["view"]["players"])
+    assert hands_seen > 0
+    row = finished(ladder, ADVANCED)
+    record = replay_record(ladder, row.id)
+    secret_seen = 0
+    for frame, state in zip(all_frames(http, row.id), resimulated(record), strict=True):
+        for seat, shown in enumerate(frame["view"]["seats"]):
+            mine = state.observe(seat).seats[seat]
+            if mine.daimyo_card and not mine.daimyo_revealed:
+                secret_seen += 1
+                assert shown["daimyo_card"] == ""
+        # the public display lists the dealt cards; who took which is never shown
+        assert frame["view"]["daimyo_seen"] == [] and "draft:" not in json.dumps(frame)
+    assert secret_seen > 0
+
+
+def test_a_replay_whose_seed_is_secret_is_not_shown(ladder: Ladder, http: httpx.Client) -> None:
+    """A stored replay without its seed (not revealed) gives no frames."""
+    row = finished(ladder, GNOMES)
+    record = replay_record(ladder, row.id)
+    hidden = "secret-seed-match"
+    engine = ladder.service.engine
+    registry.start_match(engine, hidden, "gnomeville", "standard", [ladder.ids[GNOMES]] * 2)
+    registry.finish_match(
+        engine,
+        hidden,
+        status="done",
+        reason="COMPLETED",
+        decisions=len(record["decisions"]),
+        seats=[registry.SeatOutcome(ladder.ids[GNOMES], 1, 0)] * 2,
+        replay_json=json.dumps({**record, "seed": None, "salt": None}),
+    )
+    body = http.get(f"/api/matches/{hidden}/frames")
+    assert body.status_code == 404 and "not revealed" in body.json()["error"]
+
+
+# ---------------------------------------------------------------------- live matches
+
+
+class SlowBot(AsyncBot):
+    """Plays randomly, a little slowly, so its match is still running while it is watched."""
+
+    def __init__(self) -> None:
+        self.inner = RandomBot(7)
+
+    async def choose_async(self, request: Request) -> int:
+        await asyncio.sleep(0.15)
+        return self.inner.choose(request)
+
+
+def test_a_running_match_is_watched_live(ladder: Ladder, http: httpx.Client) -> None:
+    playing = asyncio.run_coroutine_threadsafe(
+        seek_and_play(
+            SlowBot, ladder.service.referee.address, ladder.tokens[RUMBLE], max_matches=1
+        ),
+        ladder.loop,
+    )
+    try:
+        match_id = ladder.call(first_running(ladder.service))
+        page = http.get(f"/matches/{match_id}")
+        assert 'data-mode="live"' in page.text
+        updates: list[tuple[str, dict[str, Any]]] = []
+        with http.stream("GET", f"/api/matches/{match_id}/live") as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            kind = ""
+            for line in stream.iter_lines():
+                if line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("data: "):
+                    updates.append((kind, json.loads(line[6:])))
+        assert updates[-1][0] == "over" and updates[-1][1]["reason"] == "RESULT_REASON_COMPLETED"
+        frames = [data for kind, data in updates if kind == "frame"]
+        assert len(frames) >= 2 and all(len(f["view"]["areas"]) == 11 for f in frames)
+        assert all(seat["daimyo_card"] == "" for f in frames for seat in f["view"]["seats"])
+        assert any(f["events"] for f in frames)
+    finally:
+        playing.result(120)
+    ladder.call(settled(ladder.service))
+    assert 'data-mode="replay"' in http.get(f"/matches/{match_id}").text
+
+
+async def first_running(service: LadderService) -> str:
+    for _ in range(400):
+        for match_id, running in service.running.items():
+            if running.pool == RUMBLE:
+                return match_id
+        await asyncio.sleep(0.02)
+    raise AssertionError("no match started")
+
+
+def test_running_web_reports_the_port_it_bound(ladder: Ladder) -> None:
+    host, _, port = ladder.web.rpartition(":")
+    assert host == "127.0.0.1" and int(port) > 0
+    assert Path(__file__).name  # the page is reachable at that address
+    assert httpx.get(f"{ladder.url}/api/pools", timeout=30).status_code == 200
