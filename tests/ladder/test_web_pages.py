@@ -403,6 +403,9 @@ def test_a_replay_whose_seed_is_secret_is_not_shown(ladder: Ladder, http: httpx.
     )
     body = http.get(f"/api/matches/{hidden}/frames")
     assert body.status_code == 404 and "not revealed" in body.json()["error"]
+    assert not http.get(f"/api/matches/{hidden}").json()["replay"]
+    page = http.get(f"/matches/{hidden}")
+    assert page.status_code == 200 and 'id="viewer"' not in page.text
 
 
 # ---------------------------------------------------------------------- live matches

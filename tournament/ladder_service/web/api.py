@@ -72,10 +72,20 @@ def find_match(request: Request) -> MatchRow:
     return row
 
 
+def revealed(replay_json: str) -> bool:
+    """Whether a stored replay may be shown: its seed is revealed."""
+    try:
+        record = json.loads(replay_json)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and record.get("seed") is not None
+
+
 def match_meta(service: LadderService, row: MatchRow) -> dict[str, Any]:
     """The match as the viewer needs it: seats, result, frame count and board drawing data."""
     info = data.match_info(service, row, data.bot_names(service))
-    replay = row.status == "done" and registry.replay_of(service.engine, row.id) is not None
+    text = registry.replay_of(service.engine, row.id) if row.status == "done" else None
+    replay = text is not None and revealed(text)
     return {
         **info,
         "replay": replay,
@@ -134,7 +144,9 @@ async def frames(request: Request) -> Response:
         )
     except ReplayNotPublic as exc:
         raise HTTPException(404, str(exc)) from None
-    return JSONResponse({"match_id": row.id, "game": row.game, "total": total, "frames": found})
+    head = json.dumps({"match_id": row.id, "game": row.game, "total": total})
+    body = f'{head[:-1]},"frames":[{",".join(found)}]}}'
+    return Response(body, media_type="application/json")
 
 
 async def live(request: Request) -> Response:

@@ -55,7 +55,8 @@ class _Simulation:
     game: Game
     state: GameState
     decisions: list[tuple[int, int]]
-    frames: list[dict[str, Any]]
+    #: Each frame as JSON text (a Root game's frames take ~5 MB so, ~50 MB as dicts).
+    frames: list[str]
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -75,13 +76,14 @@ class _Simulation:
                     ) from None
                 self.frames.append(self._frame(len(self.frames), seat, events))
 
-    def _frame(self, number: int, seat: int | None, events: tuple[Event, ...]) -> dict[str, Any]:
-        return {
+    def _frame(self, number: int, seat: int | None, events: tuple[Event, ...]) -> str:
+        frame = {
             "n": number,
             "seat": seat,
             "events": public_events(self.game, events),
             "view": public_view(self.game.name, self.state.observe(None)),
         }
+        return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
 
 
 def start_simulation(replay_json: str) -> _Simulation:
@@ -116,8 +118,9 @@ class FrameCache:
 
     def frames(
         self, match_id: str, replay_json: str, start: int, count: int
-    ) -> tuple[int, list[dict[str, Any]]]:
-        """Frames ``start .. start+count-1`` (fewer at the end) and the number of frames."""
+    ) -> tuple[int, list[str]]:
+        """Frames ``start .. start+count-1`` as JSON texts (fewer at the end) and the number
+        of frames."""
         simulation = self._simulation(match_id, replay_json)
         simulation.extend_to(start + count)
         return simulation.total, simulation.frames[start : start + count]
