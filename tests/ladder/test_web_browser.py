@@ -1,15 +1,17 @@
 """The ladder's web page in a real browser: Debian's chromium driven by Playwright.
 
 A ladder with its page runs in the test (connected SDK bots play house bots); the browser
-sorts the ladder table, draws a bot's rating chart and steps the replay viewer through whole
+sorts the ladder table, draws a bot's rating chart, steps the replay viewer through whole
 games (Rumble Nation with the arrow keys, Root and Gnomeville through the viewer's own step
-function), with no console error. Screenshots of every page at two window sizes are written to
+function) and follows a running match live, with no console error. Screenshots of every page at two window sizes are written to
 $KASSEN_TEST_ARTIFACTS (default: a temporary folder; the path is printed).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,13 +20,17 @@ import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 from playwright.sync_api import Page as Tab
 
+from client_sdk.ladder import seek_and_play
 from tests.ladder.test_web_pages import (
     GNOMES,
     ROOT,
     RUMBLE,
     Ladder,
+    SlowBot,
     author_name,
     finished,
+    first_running,
+    settled,
     start_ladder,
 )
 
@@ -67,7 +73,7 @@ def browser() -> Iterator[Browser]:
         found.close()
 
 
-class Page:
+class Window:
     """A browser tab that records console errors and uncaught exceptions."""
 
     def __init__(self, browser: Browser, ladder: Ladder) -> None:
@@ -96,8 +102,8 @@ class Page:
 
 
 @pytest.fixture
-def tab(browser: Browser, ladder: Ladder) -> Iterator[Page]:
-    page = Page(browser, ladder)
+def tab(browser: Browser, ladder: Ladder) -> Iterator[Window]:
+    page = Window(browser, ladder)
     yield page
     page.close()
 
@@ -107,7 +113,7 @@ def column(page: Tab, index: int) -> list[str]:
     return [text.strip() for text in cells.all_inner_texts()]
 
 
-def test_the_ladder_table_sorts(tab: Page, artifacts: Path) -> None:
+def test_the_ladder_table_sorts(tab: Window, artifacts: Path) -> None:
     page = tab.open("/")
     assert page.locator("ul.pools a").count() >= 3
     tab.screenshots(artifacts, "index")
@@ -128,7 +134,7 @@ def test_the_ladder_table_sorts(tab: Page, artifacts: Path) -> None:
     tab.screenshots(artifacts, "ladder")
 
 
-def test_a_bot_page_draws_its_rating_chart(tab: Page, ladder: Ladder, artifacts: Path) -> None:
+def test_a_bot_page_draws_its_rating_chart(tab: Window, ladder: Ladder, artifacts: Path) -> None:
     page = tab.open(f"/bots/{ladder.ids[RUMBLE]}")
     page.locator("#chart svg polyline").wait_for()
     assert page.locator("#chart svg circle").count() == 2  # one point per rated match
@@ -137,7 +143,7 @@ def test_a_bot_page_draws_its_rating_chart(tab: Page, ladder: Ladder, artifacts:
 
 
 def test_the_replay_viewer_steps_through_a_rumble_nation_game_with_the_keys(
-    tab: Page, ladder: Ladder, artifacts: Path
+    tab: Window, ladder: Ladder, artifacts: Path
 ) -> None:
     row = finished(ladder, RUMBLE)
     page = tab.open(f"/matches/{row.id}")
@@ -177,7 +183,7 @@ STEP_THROUGH = """async () => {
     ids=["root", "gnomeville"],
 )
 def test_the_replay_viewer_steps_through_a_whole_game(
-    tab: Page, ladder: Ladder, artifacts: Path, key: object, pieces: str, count: int
+    tab: Window, ladder: Ladder, artifacts: Path, key: object, pieces: str, count: int
 ) -> None:
     row = finished(ladder, key)  # type: ignore[arg-type]
     page = tab.open(f"/matches/{row.id}")
@@ -189,3 +195,28 @@ def test_the_replay_viewer_steps_through_a_whole_game(
     page.locator("#back").click()
     expect(page.locator("#viewer")).to_have_attribute("data-shown", str(row.decisions - 1))
     tab.screenshots(artifacts, f"match-{row.game}-end")
+
+
+def test_a_running_match_updates_in_the_page(tab: Window, ladder: Ladder, artifacts: Path) -> None:
+    playing = asyncio.run_coroutine_threadsafe(
+        seek_and_play(
+            SlowBot, ladder.service.referee.address, ladder.tokens[RUMBLE], max_matches=1
+        ),
+        ladder.loop,
+    )
+    try:
+        match_id = ladder.call(first_running(ladder.service))
+        page = tab.open(f"/matches/{match_id}")
+        viewer = page.locator("#viewer")
+        expect(viewer).to_have_attribute("data-mode", "live")
+        # the page has a strict CSP (no eval): wait through attributes, not a JS predicate
+        expect(viewer).to_have_attribute("data-shown", re.compile(r"^([3-9]|[1-9][0-9]+)$"))
+        assert page.locator("#board svg g[data-area]").count() == 11
+        tab.screenshots(artifacts, "match-live")
+        expect(viewer).to_have_attribute("data-over", "1", timeout=60_000)
+        expect(page.locator("#step")).to_contain_text("Finished")
+    finally:
+        playing.result(120)
+    ladder.call(settled(ladder.service))
+    page.reload()
+    expect(page.locator("#viewer")).to_have_attribute("data-mode", "replay")
