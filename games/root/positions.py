@@ -517,6 +517,7 @@ def four_player_position(
     explored: tuple[str, ...] = (),
     items: tuple[str, ...] | None = None,
     completed: tuple[str, ...] = (),
+    relations: Mapping[str, int] | None = None,
     warriors: Mapping[int, Mapping[str, int]] | None = None,
     buildings: Mapping[int, tuple[tuple[str, str], ...]] | None = None,
     hands: Mapping[str, tuple[str, ...]] | None = None,
@@ -534,7 +535,9 @@ def four_player_position(
     face-up quests ``completed`` (their items exhausted, new quests drawn face up). As in a
     real game his items are his own tiles (the character's and the ruins') and, for the rest,
     supply items taken by Aid; ``crafted_items[faction]`` are items in a faction's Crafted
-    Items box, also from the supply (AssertionError if the supply runs short). ``hands``/``vp`` by faction (hands not
+    Items box, also from the supply (AssertionError if the supply runs short).
+    ``relations[faction]`` sets his relationship with it (``vagabond.HOSTILE`` ... ``ALLIED``;
+    the others stay Indifferent). ``hands``/``vp`` by faction (hands not
     given keep what setup dealt). Play starts with ``step`` alone in the current faction's turn
     (None: that turn from its start)."""
     from games.root.vagabond import CHARACTERS, board_of, complete_quest
@@ -565,6 +568,7 @@ def four_player_position(
         _from_supply(g, item)
     for quest in completed:
         complete_quest(board, quest)
+    board.relations.update(relations or {})
     for faction, kinds in (crafted_items or {}).items():
         for item in kinds:
             _from_supply(g, item)
@@ -619,13 +623,15 @@ def four_player_scenarios() -> dict[str, RootState]:
     """Four-player positions where seat 0 must answer a decision rare in random games: as the
     Vagabond his character, a Birdsong refresh with a choice (RV8), Aid's item and the
     receiver's item to take, a quest's reward, Hideout's repairs, Full Removal's damage (RV6),
-    a battle's hits on his items (RV9), items over capacity (RV3), a coalition (RT22), and
-    which of two enemies to battle; as the Eyrie a new roost where clearings tie (Law 7.4.3)."""
+    a battle's hits on his items (RV9), items over capacity (RV3), a coalition (RT22),
+    which of two enemies to battle, an Allied faction's warriors to bring along (RV15) or to
+    fight with (RV14); as the Eyrie a new roost where clearings tie (Law 7.4.3)."""
     from games.root.battle import Battle
     from games.root.eyrie import EyrieBirdsong
     from games.root.maps import BOARDS
     from games.root.turn import Turn
     from games.root.vagabond import (
+        ALLIED,
         CHARACTERS,
         QUEST_BY_ID,
         DamageItems,
@@ -738,6 +744,29 @@ def four_player_scenarios() -> dict[str, RootState]:
         Battle(VAGABOND_SEAT, (fox,)),
         items=("boot", "torch", "tea", "sword:exhausted"),
         warriors={fox: {MARQUISE: 1, EYRIE: 1}, rabbit: {ALLIANCE: 1}},
+        hands={VAGABOND: (), MARQUISE: (), EYRIE: ()},
+    )
+    # Allied with the Marquise, he moved out of fox clearing 1 where two of her warriors are:
+    # bring one or two along, or none (Law 9.2.9.2.2).
+    escort = VagabondDaylight(VAGABOND_SEAT)
+    escort.stage, escort.origin = "escort", fox
+    found["vagabond_escort"] = four_player_position(
+        escort,
+        pawn=5,
+        items=("boot:exhausted", "torch", "tea", "sword"),
+        relations={MARQUISE: ALLIED},
+        warriors=others,
+        hands={VAGABOND: ()},
+    )
+    # He attacks the Eyrie where his Allied Marquise has warriors: fight with them? (Law
+    # 9.2.9.2.3; the defender is chosen already.)
+    ally = Battle(VAGABOND_SEAT, (fox,))
+    ally.clearing, ally.defender, ally.stage = fox, 2, "ally"
+    found["vagabond_battle_ally"] = four_player_position(
+        ally,
+        items=("boot", "torch", "tea", "sword:exhausted"),
+        relations={MARQUISE: ALLIED},
+        warriors={fox: {MARQUISE: 2, EYRIE: 1}, rabbit: {ALLIANCE: 1}},
         hands={VAGABOND: (), MARQUISE: (), EYRIE: ()},
     )
     # The Eyrie (seat 0) has no roost left on the map: a new one where warriors are fewest,

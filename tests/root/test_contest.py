@@ -239,6 +239,8 @@ def test_decision_scenarios_put_seat_zero_before_each_rare_kind() -> None:
         "vagabond_capacity": "vagabond.capacity",
         "vagabond_coalition": "cards.daylight_start",
         "vagabond_battle": "battle.defender",
+        "vagabond_escort": "vagabond.escort",
+        "vagabond_battle_ally": "battle.ally",
         "eyrie_roost": "eyrie.roost",
     }
     scenarios = decision_scenarios()

@@ -91,8 +91,9 @@ def _met_in_positions() -> set[tuple[str, str]]:
 @pytest.mark.skipif(unavailable(4) is not None, reason="four players need the Vagabond")
 def test_prepared_positions_put_seat_zero_before_every_vagabond_decision() -> None:
     """Every kind of the Vagabond's (the docs' table lists every kind the engine asks, which
-    tests/test_docs_option_keys.py checks), his items taking hits in battle, a coalition and
-    the choice of a defender among two enemies come to seat 0 within its first few decisions
+    tests/test_docs_option_keys.py checks), his items taking hits in battle, a coalition, the
+    choice of a defender among two enemies and an Allied faction's warriors brought along or
+    fought with come to seat 0 within its first few decisions
     of a prepared position, not only by luck in whole games (where seat 0 is the Vagabond in
     one game of four at most)."""
     met = _met_in_positions()
@@ -105,6 +106,9 @@ def test_prepared_positions_put_seat_zero_before_every_vagabond_decision() -> No
         ("cards.daylight_start", "coalition"),
         ("battle.defender", "seat"),
         ("vagabond.aid_take", "take"),
+        # Allied warriors along in his moves (RV15) and in his battles (RV14).
+        ("vagabond.escort", "escort"),
+        ("battle.ally", "ally"),
     ):
         assert (kind, verb) in met, f"no prepared position offers seat 0 {verb}: in {kind}"
 
