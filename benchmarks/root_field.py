@@ -120,8 +120,20 @@ def run_tournament(
     return replays
 
 
-def outcomes(replays: Path) -> Iterator[tuple[dict[str, Any], tuple[int, ...], int]]:
-    """(replay, winners, start seat) of every match, re-simulated from its seed."""
+@dataclass(frozen=True)
+class Played:
+    """One match re-simulated from its replay."""
+
+    record: dict[str, Any]
+    #: The seats that won (two with a coalition); none if the decision limit stopped the game.
+    winners: tuple[int, ...]
+    start: int
+    #: VP per seat (a stopped game's as it was adjudicated).
+    scores: tuple[int, ...]
+
+
+def outcomes(replays: Path) -> Iterator[Played]:
+    """Every match of a tournament, re-simulated from its seed and decisions."""
     for path in sorted(replays.glob("*.json")):
         record = json.loads(path.read_text())
         config = GameConfig(record["players"], record["variant"], record["options"])
@@ -130,26 +142,34 @@ def outcomes(replays: Path) -> Iterator[tuple[dict[str, Any], tuple[int, ...], i
         for seat, index in record["decisions"]:
             state.apply(seat, index)
         outcome = state.outcome()
-        assert outcome is not None and list(outcome.scores) == record["scores"], path
-        yield record, tuple(outcome.tiebreak["winners"]), start
+        if outcome is None:  # stopped at the tournament's decision limit: no one won
+            assert not record["finished"], path
+            scores = tuple(state.adjudicate().scores)
+            yield Played(record, (), start, scores)
+            continue
+        assert list(outcome.scores) == record["scores"], path
+        yield Played(record, tuple(outcome.tiebreak["winners"]), start, tuple(outcome.scores))
 
 
 def tally(
     replays: Path, factions: tuple[str, ...], greedy_only: bool, by_seat: dict[str, Tally]
-) -> None:
+) -> tuple[int, int]:
     """Add each match's greedy seat (or, in the baseline, every seat) to ``by_seat``, keyed
-    ``faction/seat N`` and ``faction/turn N``."""
-    for record, winners, start in outcomes(replays):
-        for seat_result in record["result"]["seats"]:
+    ``faction/seat N`` and ``faction/turn N``; returns (matches, matches stopped unfinished)."""
+    matches = stopped = 0
+    for played in outcomes(replays):
+        matches += 1
+        stopped += not played.record["finished"]
+        for seat_result in played.record["result"]["seats"]:
             seat = int(seat_result["seat"])
             if greedy_only and seat_result["bot"] != "greedy":
                 continue
-            vp = int(record["scores"][seat])
-            turn = (seat - start) % PLAYERS + 1
+            turn = (seat - played.start) % PLAYERS + 1
             for key in (f"{factions[seat]}/seat {seat}", f"{factions[seat]}/turn {turn}"):
                 cell = by_seat[key]
-                cell.wins += seat in winners
-                cell.vp.append(vp)
+                cell.wins += seat in played.winners
+                cell.vp.append(played.scores[seat])
+    return matches, stopped
 
 
 def table(greedy: dict[str, Tally], rand: dict[str, Tally], kind: str) -> list[str]:
@@ -192,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     started, cpu = time.perf_counter(), cpu_seconds()
     greedy: dict[str, Tally] = defaultdict(Tally)
     rand: dict[str, Tally] = defaultdict(Tally)
+    counts = {"greedy": [0, 0], "random": [0, 0]}  # matches, stopped at the decision limit
     for shift in range(PLAYERS):
         factions = seating(shift)
         for name, bots, cells in (
@@ -199,14 +220,19 @@ def main(argv: list[str] | None = None) -> int:
             ("random", ("r0=random", "r1=random", "r2=random", "r3=random"), rand),
         ):
             replays = run_tournament(bots, factions, args, args.out / f"{name}-{shift}")
-            tally(replays, factions, name == "greedy", cells)
+            matches, stopped = tally(replays, factions, name == "greedy", cells)
+            counts[name][0] += matches
+            counts[name][1] += stopped
     wall = time.perf_counter() - started
     used = cpu_seconds() - cpu
     print(
         f"Root, four players, {args.board}: greedy in one seat against three random bots, "
         f"{args.blocks} seed blocks per seating (seed {args.seed}), baseline four random bots on "
         f"the same seeds; {datetime.now(UTC):%Y-%m-%d}, {platform.machine()} "
-        f"Python {platform.python_version()}; {wall:.0f} s wall, {used:.0f} s CPU."
+        f"Python {platform.python_version()}; {wall:.0f} s wall, {used:.0f} s CPU. Matches: "
+        f"{counts['greedy'][0]} with greedy ({counts['greedy'][1]} stopped at the decision "
+        f"limit), {counts['random'][0]} all random ({counts['random'][1]} stopped; a stopped "
+        "game has no winner, its VP as adjudicated)."
     )
     print()
     print("\n".join(table(greedy, rand, "seat")))
