@@ -139,9 +139,10 @@ async def frames(request: Request) -> Response:
     if start > row.decisions:
         raise HTTPException(400, f"start {start} is past the last frame ({row.decisions})")
     try:
-        total, found = await asyncio.to_thread(
-            request.app.state.frames.frames, row.id, text, start, count
-        )
+        async with request.app.state.frame_slots:  # re-simulating is CPU: two at a time
+            total, found = await asyncio.to_thread(
+                request.app.state.frames.frames, row.id, text, start, count
+            )
     except ReplayNotPublic as exc:
         raise HTTPException(404, str(exc)) from None
     head = json.dumps({"match_id": row.id, "game": row.game, "total": total})

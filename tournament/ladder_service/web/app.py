@@ -8,6 +8,7 @@ carries headers that allow scripts, styles and images from this site only.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 from typing import Any
@@ -116,6 +117,7 @@ def create_app(service: LadderService, *, max_live_streams: int = 32) -> Starlet
     state.service = service
     state.templates = _templates()
     state.frames = FrameCache()
+    state.frame_slots = asyncio.Semaphore(2)
     state.live_streams = 0
     state.max_live_streams = max_live_streams
     app.add_middleware(SecurityHeaders)
