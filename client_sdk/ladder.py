@@ -4,7 +4,8 @@
 ``concurrency`` matches at once (each a fresh bot from ``make_bot``, played with ``play``
 over Referee/Play on the same address), and a reconnect with backoff when the ladder is
 unreachable. It stops when the ladder refuses the bot (paused, revoked, unknown token: a
-``BotError`` saying why), when ``max_matches`` have ended, or when cancelled.
+``BotError`` saying why), when cancelled, or once ``max_matches`` have been given (it stops
+seeking then and returns when they are over).
 """
 
 from __future__ import annotations
@@ -59,7 +60,9 @@ async def seek_and_play(
     run = LadderRun()
     playing: set[asyncio.Task[None]] = set()
     started = 0
-    done = asyncio.Event()
+    #: Set once ``max_matches`` have been given: the Seek stream closes at once, so the ladder
+    #: assigns no match that the bot would leave unplayed (a no-show counts as a failure).
+    enough = asyncio.Event()
 
     async def play_one(ticket: str) -> None:
         try:
@@ -70,28 +73,26 @@ async def seek_and_play(
             run.results.append(result)
             if on_result is not None:
                 on_result(result)
-        if max_matches is not None and len(run.results) + len(run.errors) >= max_matches:
-            done.set()
 
     failures = 0
     try:
-        while not done.is_set():
+        while not enough.is_set():
             try:
                 async with open_channel(address, tls_ca) as channel:
                     stream = lrpc.LadderStub(channel).Seek(
                         lpb.SeekRequest(concurrency=concurrency), metadata=bearer(token)
                     )
-                    async for message in _messages(stream, done):
+                    async for message in _messages(stream, enough):
                         failures = 0
                         if message.HasField("seeking"):
                             run.bot_id = message.seeking.bot_id
                         elif message.HasField("assignment"):
-                            if max_matches is not None and started >= max_matches:
-                                continue  # the ladder's no-show rule handles the seat
                             started += 1
                             task = asyncio.ensure_future(play_one(message.assignment.ticket))
                             playing.add(task)
                             task.add_done_callback(playing.discard)
+                            if max_matches is not None and started >= max_matches:
+                                enough.set()
             except grpc.aio.AioRpcError as exc:
                 if exc.code() in FINAL:
                     raise BotError(f"the ladder refused the bot: {exc.details()}") from None

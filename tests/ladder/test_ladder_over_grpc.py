@@ -42,6 +42,19 @@ def database(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'ladder.sqlite'}"
 
 
+async def settled_ladder(
+    stub: lrpc.LadderAsyncStub, bot_id: str, games: int
+) -> lpb.GetLadderResponse:
+    """The ladder once ``bot_id``'s last result is in (a result is rated just after the bot
+    hears MatchOver)."""
+    for _ in range(200):
+        ladder = await stub.GetLadder(lpb.GetLadderRequest(game="rumble-nation"))
+        if any(row.bot_id == bot_id and row.games >= games for row in ladder.rows):
+            return ladder
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the ladder never showed {games} games of {bot_id}: {ladder}")
+
+
 def run(body: Coroutine[Any, Any, None]) -> None:
     asyncio.run(asyncio.wait_for(body, 180))
 
@@ -66,7 +79,7 @@ async def two_connected_bots(engine: Engine) -> None:
             )
             assert [len(r.results) for r in runs] == [4, 4]
             assert runs[0].bot_id == greedy.bot_id
-            ladder = await stub.GetLadder(lpb.GetLadderRequest(game="rumble-nation"))
+            ladder = await settled_ladder(stub, greedy.bot_id, 4)
     names = {row.name: row for row in ladder.rows}
     assert set(names) == {"greedy-one", "random-one", "house-random"}
     assert names["greedy-one"].games >= 4 and names["greedy-one"].provisional

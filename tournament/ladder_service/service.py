@@ -169,10 +169,9 @@ class LadderService:
     async def stop(self) -> None:
         """Stop matchmaking and end every Seek stream (running matches end with the referee)."""
         self._stopping = True
+        self._wake.set()
         if self._matchmaker is not None:
-            self._matchmaker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._matchmaker
+            await self._matchmaker
         for seeker in list(self.seekers.values()):
             seeker.outbox.put_nowait(None)
         for task in list(self._tasks):
@@ -253,10 +252,17 @@ class LadderService:
     # ------------------------------------------------------------------ matchmaking
 
     async def _matchmaking(self) -> None:
-        while True:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.settings.tick_s)
+        """Rounds on every wake-up and tick until ``stop``. No ``asyncio.wait_for`` here: on
+        Python 3.11 it can swallow a cancellation that races the event, so ``stop`` asks the
+        loop to end (``_stopping`` + a wake-up) instead of cancelling it."""
+        loop = asyncio.get_running_loop()
+        while not self._stopping:
+            waiter = loop.create_task(self._wake.wait())
+            await asyncio.wait({waiter}, timeout=self.settings.tick_s)
+            waiter.cancel()
             self._wake.clear()
+            if self._stopping:
+                return
             try:
                 self.matchmaking_round()
             except Exception:  # a bug must not stop the ladder: log it, try again next tick
