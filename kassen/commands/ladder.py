@@ -81,6 +81,10 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    # Rating refits solve dense systems in numpy: one BLAS thread each. Several threads per
+    # solve fight the event loop for the cores and make a refit slower, not faster (200 bots:
+    # 43 ms with one thread, 140-250 ms with the default on a busy 2-core machine).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     import asyncio
 
     from kassen.commands.ladder_serve import serve

@@ -15,7 +15,7 @@ from client_sdk.builtin import GreedyBot, RandomBot
 from client_sdk.ladder import bearer, seek_and_play
 from kassen.v1 import ladder_pb2 as lpb
 from kassen.v1 import ladder_pb2_grpc as lrpc
-from server.settings import TimeControl
+from server.settings import ServerSettings, TimeControl
 from tournament.ladder_service import registry
 from tournament.ladder_service.app import running_ladder
 from tournament.ladder_service.service import HouseBot, LadderSettings, PoolKey
@@ -181,3 +181,36 @@ async def stop_with_a_match_running(engine: Engine) -> None:
     (match,) = registry.recent_matches(engine)
     assert (match.status, match.reason) == ("voided", "ABORTED")
     assert all(seat.rank == 0 for seat in match.seats)
+
+
+def test_registrations_are_rate_limited_per_client_but_not_for_the_organiser(
+    database: str,
+) -> None:
+    run(registration_limits(connect(database)))
+
+
+async def registration_limits(engine: Engine) -> None:
+    token = "organiser-token-for-tests-0123456789"
+    async with (
+        running_ladder(
+            engine, SETTINGS, server_settings=ServerSettings(admin_token=token)
+        ) as service,
+        grpc.aio.insecure_channel(service.referee.address) as channel,
+    ):
+        stub = lrpc.LadderStub(channel)
+        for i in range(5):
+            await register(stub, f"bot-{i}")
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await register(stub, "bot-5")
+        assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "too many registrations" in (refused.value.details() or "")
+        for i in range(5, 12):
+            await stub.RegisterBot(
+                lpb.RegisterBotRequest(name=f"bot-{i}", game="rumble-nation"),
+                metadata=bearer(token),
+            )
+        listed = await stub.ListBots(lpb.ListBotsRequest(), metadata=bearer(token))
+        assert len([b for b in listed.bots if not b.house]) == 12
+        with pytest.raises(grpc.aio.AioRpcError) as denied:
+            await stub.ListBots(lpb.ListBotsRequest())
+        assert denied.value.code() == grpc.StatusCode.UNAUTHENTICATED
