@@ -150,6 +150,8 @@
       const p = at.get(a), q = at.get(b);
       svgEl("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: "link river" }, svg);
     }
+    // the Vagabond's pawn is on its board ("pawn": a clearing number, or a forest's name)
+    const pawns = new Set(view.players.flatMap((p) => p.board.filter((v) => v.name === "pawn" && "number" in v).map((v) => rootNumber(v.number))));
     for (const clearing of view.clearings) {
       const place = at.get(clearing.id);
       if (!place) continue;
@@ -162,15 +164,18 @@
         svgEl("rect", { x, y: place.y - 34, width: 34, height: 22, rx: 3, class: `building f-${b.owner || "none"}` }, g);
         svgEl("text", { x: x + 17, y: place.y - 18, class: "piece-text", "text-anchor": "middle" }, g, SHORT[b.kind] || pretty(b.kind).slice(0, 4));
       });
-      clearing.tokens.forEach((t, i) => {
-        const x = place.x - 46 + i * 24;
-        svgEl("circle", { cx: x, cy: place.y + 2, r: 10, class: `token f-${t.owner || "none"}` }, g);
-        svgEl("text", { x, y: place.y + 6, class: "piece-text small", "text-anchor": "middle" }, g, pretty(t.kind).slice(0, 1).toUpperCase());
+      const tokens = clearing.tokens.map((t) => [t.owner || "none", pretty(t.kind).slice(0, 1).toUpperCase()]);
+      if (pawns.has(clearing.id)) tokens.push(["vagabond", "V"]);
+      tokens.forEach(([owner, mark], i) => {
+        const x = place.x - 46 + (i % 5) * 23, y = place.y + 2 + Math.floor(i / 5) * 16;
+        svgEl("circle", { cx: x, cy: y, r: 10, class: `token f-${owner}` }, g);
+        svgEl("text", { x, y: y + 4, class: "piece-text small", "text-anchor": "middle" }, g, mark);
       });
+      const below = tokens.length > 5 ? 14 : 0;
       clearing.warriors.forEach((w, i) => {
         const x = place.x - 48 + i * 34;
-        svgEl("rect", { x, y: place.y + 18, width: 30, height: 24, rx: 12, class: `warriors f-${w.faction}` }, g);
-        svgEl("text", { x: x + 15, y: place.y + 35, class: "piece-text", "text-anchor": "middle" }, g, w.count);
+        svgEl("rect", { x, y: place.y + 18 + below, width: 30, height: 24, rx: 12, class: `warriors f-${w.faction}` }, g);
+        svgEl("text", { x: x + 15, y: place.y + 35 + below, class: "piece-text", "text-anchor": "middle" }, g, w.count);
       });
     }
     board.replaceChildren(svg);
@@ -185,7 +190,7 @@
       const li = htmlEl("li", "", players);
       htmlEl("span", `swatch f-${p.faction}`, li);
       const parts = [`${seatName(p.seat)} (${pretty(p.faction)}): ${p.vp} VP`, `hand ${p.hand_count}`];
-      if (p.dominance) parts.push(`dominance ${pretty(p.dominance)}`);
+      if (p.dominance) parts.push(pretty(p.dominance).replace(/^(dominance )?/, "dominance "));
       if (p.crafted.length) parts.push(`crafted ${p.crafted.map(pretty).join(", ")}`);
       if (p.items.length) parts.push(`items ${p.items.join(", ")}`);
       li.appendChild(document.createTextNode(parts.join(" · ")));
