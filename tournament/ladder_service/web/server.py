@@ -54,8 +54,10 @@ async def running_web(service: LadderService, address: str = "127.0.0.1:0") -> A
     bound_port = sock.getsockname()[1]
     config = uvicorn.Config(
         create_app(service),
+        log_config=None,  # the process running the ladder configures logging
         log_level="warning",
         access_log=False,
+        server_header=False,
         lifespan="off",
         timeout_graceful_shutdown=SHUTDOWN_S,
     )
