@@ -41,17 +41,19 @@ _PROCESS_WORDS = ("can't start new thread", "resource temporarily unavailable")
 class BoxLimits:
     """A command bot's resource limits; 0 means "not limited" (the referee's own limit).
 
-    ``memory_mb`` bounds address space (RLIMIT_AS: virtual, so a runtime that reserves much
-    more than it touches, such as the JVM or Go, needs more), ``cpu_s`` CPU seconds over the
-    bot's life (SIGXCPU, then SIGKILL 5 s later), ``open_files`` file descriptors.
-    ``processes`` is off by default: Linux counts RLIMIT_NPROC per user, threads included, so
-    it means "this many more tasks than the user runs at launch" (docs/security.md).
+    ``memory_mb`` bounds the memory it allocates (RLIMIT_DATA: heap and private writable
+    mappings), ``cpu_s`` CPU seconds over the bot's life (SIGXCPU, then SIGKILL 5 s later),
+    ``open_files`` file descriptors. Off by default: ``processes`` (Linux counts RLIMIT_NPROC
+    per user, threads included, so it means "this many more tasks than the user runs at
+    launch") and ``address_space_mb`` (RLIMIT_AS counts what a runtime only reserves: the
+    JVM example needs 4-6 GB of it to play). See docs/security.md.
     """
 
-    memory_mb: int = 4096
+    memory_mb: int = 2048
     cpu_s: int = 3600
     open_files: int = 512
     processes: int = 0
+    address_space_mb: int = 0
 
     def merged(self, table: Mapping[str, Any], name: Callable[[str], str] = str) -> BoxLimits:
         """These limits with ``table``'s values (keys as the fields). Raises ``ValueError``
@@ -141,8 +143,13 @@ def exit_note(code: int, tail: bytes, limits: BoxLimits) -> str | None:
         return f"kassen: killed by {signal.Signals(-code).name}"
     if code == 0:
         return None
-    if limits.memory_mb and any(word in last for word in _MEMORY_WORDS):
-        return f"kassen: out of memory: the address-space limit is memory_mb = {limits.memory_mb}"
+    if (limits.memory_mb or limits.address_space_mb) and any(w in last for w in _MEMORY_WORDS):
+        if limits.address_space_mb:
+            return (
+                f"kassen: out of memory: the limits are memory_mb = {limits.memory_mb}, "
+                f"address_space_mb = {limits.address_space_mb}"
+            )
+        return f"kassen: out of memory: the limit is memory_mb = {limits.memory_mb}"
     if limits.open_files and any(word in last for word in _FILES_WORDS):
         return f"kassen: out of file descriptors: the limit is open_files = {limits.open_files}"
     if limits.processes and any(word in last for word in _PROCESS_WORDS):

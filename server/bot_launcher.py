@@ -28,7 +28,7 @@ PR_SET_PDEATHSIG = 1
 CPU_HARD_MARGIN_S = 5
 #: Exit status when the command cannot be executed (as a shell says).
 CANNOT_EXECUTE = 127
-LIMIT_FLAGS = ("--memory-mb", "--cpu-s", "--open-files", "--processes")
+LIMIT_FLAGS = ("--memory-mb", "--cpu-s", "--open-files", "--processes", "--address-space-mb")
 
 
 def parse(argv: list[str]) -> tuple[int, dict[str, int], list[str]]:
@@ -77,8 +77,10 @@ def set_limits(limits: dict[str, int]) -> None:
         resource.setrlimit(kind, (soft, hard))
 
     lower(resource.RLIMIT_CORE, 0, 0)
-    if memory := limits.get("--memory-mb", 0):
-        lower(resource.RLIMIT_AS, memory << 20, memory << 20)
+    if memory := limits.get("--memory-mb", 0):  # what it allocates (private writable maps)
+        lower(resource.RLIMIT_DATA, memory << 20, memory << 20)
+    if space := limits.get("--address-space-mb", 0):  # also what it only reserves
+        lower(resource.RLIMIT_AS, space << 20, space << 20)
     if cpu := limits.get("--cpu-s", 0):
         lower(resource.RLIMIT_CPU, cpu, cpu + CPU_HARD_MARGIN_S)
     if files := limits.get("--open-files", 0):

@@ -104,6 +104,7 @@ class TournamentConfig:
     limit_cpu_s: int = DEFAULT_LIMITS.cpu_s
     limit_open_files: int = DEFAULT_LIMITS.open_files
     limit_processes: int = DEFAULT_LIMITS.processes
+    limit_address_space_mb: int = DEFAULT_LIMITS.address_space_mb
     #: The game's options (``GameConfig.options``) as text, e.g. Gnomeville's ``towns``. A
     #: content pack is held as its text under ``content``, not its path, so the stored
     #: tournament (and so resume) and every replay carry the pack they were played with.
@@ -139,6 +140,7 @@ class TournamentConfig:
             cpu_s=self.limit_cpu_s,
             open_files=self.limit_open_files,
             processes=self.limit_processes,
+            address_space_mb=self.limit_address_space_mb,
         )
         return tournament.merged(dict(bot.limits))
 

@@ -30,10 +30,11 @@ if TYPE_CHECKING:
 CMD_PREFIX = "cmd:"
 #: ``--bot-KEY N`` flags: the limits of every ``cmd:`` seat (server/bot_box.py BoxLimits).
 LIMIT_FLAGS = (
-    ("memory_mb", "address space in MB (default 4096)"),
+    ("memory_mb", "memory it allocates, in MB (default 2048)"),
     ("cpu_s", "CPU seconds (default 3600)"),
     ("open_files", "open file descriptors (default 512)"),
     ("processes", "more tasks than the user runs at launch (default 0: no limit)"),
+    ("address_space_mb", "address space in MB, reserved included (default 0: no limit)"),
 )
 
 

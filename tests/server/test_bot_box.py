@@ -96,7 +96,7 @@ elif mode == "files":
 elif mode == "limits":  # says which limits it runs with
     import resource
 
-    for name in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NOFILE", "RLIMIT_NPROC", "RLIMIT_CORE"):
+    for name in ("RLIMIT_DATA", "RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NOFILE", "RLIMIT_NPROC", "RLIMIT_CORE"):
         print(name, *resource.getrlimit(getattr(resource, name)), file=sys.stderr)
 elif mode == "spew":  # writes to stderr as fast as it can, forever
     line = b"x" * 1023 + b"\\n"
@@ -430,14 +430,17 @@ def test_the_bot_runs_with_the_limits_it_was_given(tmp_path: Path, marker: str) 
         lines = [line.split() for line in box.stderr.tail.decode().splitlines() if line]
         return {name: (int(soft), int(hard)) for name, soft, hard in lines}
 
-    seen = asyncio.run(limits_seen(BoxLimits(memory_mb=3000, cpu_s=20, open_files=64, processes=7)))
-    assert seen["RLIMIT_AS"] == (3000 << 20, 3000 << 20)
+    given = BoxLimits(memory_mb=3000, cpu_s=20, open_files=64, processes=7, address_space_mb=9000)
+    seen = asyncio.run(limits_seen(given))
+    assert seen["RLIMIT_DATA"] == (3000 << 20, 3000 << 20)
+    assert seen["RLIMIT_AS"] == (9000 << 20, 9000 << 20)
     assert seen["RLIMIT_CPU"] == (20, 25)  # SIGXCPU at the limit, SIGKILL 5 s later
     assert seen["RLIMIT_NOFILE"] == (64, 64)
     soft, hard = seen["RLIMIT_NPROC"]  # the user's tasks at launch + 7 (root ignores it)
     assert soft == hard and 7 < soft < resource.getrlimit(resource.RLIMIT_NPROC)[1]
     assert seen["RLIMIT_CORE"] == (0, 0)
     unlimited = asyncio.run(limits_seen(BoxLimits(memory_mb=0, cpu_s=0, open_files=0)))
-    assert unlimited["RLIMIT_AS"] == resource.getrlimit(resource.RLIMIT_AS)
+    assert unlimited["RLIMIT_DATA"] == resource.getrlimit(resource.RLIMIT_DATA)
+    assert unlimited["RLIMIT_AS"] == resource.getrlimit(resource.RLIMIT_AS)  # the default
     assert unlimited["RLIMIT_CPU"] == resource.getrlimit(resource.RLIMIT_CPU)
     assert unlimited["RLIMIT_NPROC"] == resource.getrlimit(resource.RLIMIT_NPROC)
