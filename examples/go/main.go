@@ -9,6 +9,11 @@
 // notice) it stops at once and exits with code 3, since rejoining would take the seat back.
 //
 //	KASSEN_ADDRESS=127.0.0.1:50051 KASSEN_TICKET=... examples/go/run.sh
+//
+// In ladder mode (ladder.go) it keeps a Ladder/Seek stream open and plays every match the
+// ladder assigns it:
+//
+//	examples/go/run.sh --ladder 127.0.0.1:50061 --token-file mybot.token [--matches N]
 package main
 
 import (
@@ -191,15 +196,29 @@ func (b *bot) seedText(reveal *kassenv1.SeedReveal) string {
 	return fmt.Sprintf("seed %d (commitment MISMATCH)", reveal.GetSeed())
 }
 
+// playMatch plays one match with its ticket, with a fresh bot seeded by seed: the first
+// stream, then one rejoin with the same ticket if it drops before MatchOver (but never after a
+// "displaced" notice: another connection plays the seat now). nil once the result is printed.
+func playMatch(ctx context.Context, client kassenv1.RefereeClient, ticket string, seed uint64) error {
+	b := &bot{rng: rand.New(rand.NewPCG(seed, 0)), seat: -1}
+	for attempt := 0; ; attempt++ {
+		over, err := b.playStream(ctx, client, ticket)
+		if err == nil {
+			b.report(over)
+			return nil
+		}
+		if errors.Is(err, errDisplaced) || attempt == 1 {
+			return err
+		}
+		log.Printf("stream lost (%v); rejoining", err)
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 func run() int {
 	log.SetFlags(0)
 	log.SetPrefix(botName + ": ")
 
-	address, ticket := os.Getenv("KASSEN_ADDRESS"), os.Getenv("KASSEN_TICKET")
-	if address == "" || ticket == "" {
-		fmt.Fprintln(os.Stderr, botName+": set KASSEN_ADDRESS (host:port) and KASSEN_TICKET")
-		return 2
-	}
 	seed := uint64(1)
 	if s := os.Getenv("KASSEN_SEED"); s != "" {
 		v, err := strconv.ParseUint(s, 10, 64)
@@ -209,6 +228,21 @@ func run() int {
 		}
 		seed = v
 	}
+	ladder, err := parseLadderOptions(os.Args[1:])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", botName, err)
+		return 2
+	}
+	if ladder != nil {
+		return runLadder(ladder, seed)
+	}
+
+	address, ticket := os.Getenv("KASSEN_ADDRESS"), os.Getenv("KASSEN_TICKET")
+	if address == "" || ticket == "" {
+		fmt.Fprintln(os.Stderr, botName+": set KASSEN_ADDRESS (host:port) and KASSEN_TICKET,"+
+			" or use ladder mode (--ladder ADDRESS --token-file FILE)")
+		return 2
+	}
 
 	conn, err := grpc.NewClient(address, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -216,30 +250,18 @@ func run() int {
 		return 1
 	}
 	defer conn.Close()
-	client := kassenv1.NewRefereeClient(conn)
 
-	b := &bot{rng: rand.New(rand.NewPCG(seed, 0)), seat: -1}
-	ctx := context.Background()
-	// The first stream, then one rejoin with the same ticket if it drops before MatchOver
-	// (but never after a "displaced" notice: another connection plays the seat now).
-	for attempt := 0; attempt < 2; attempt++ {
-		over, err := b.playStream(ctx, client, ticket)
-		if err == nil {
-			b.report(over)
-			return 0
-		}
-		if errors.Is(err, errDisplaced) {
-			log.Print(err)
-			return exitDisplaced
-		}
-		if attempt == 0 {
-			log.Printf("stream lost (%v); rejoining", err)
-			time.Sleep(100 * time.Millisecond)
-			continue
-		}
+	err = playMatch(context.Background(), kassenv1.NewRefereeClient(conn), ticket, seed)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errDisplaced):
+		log.Print(err)
+		return exitDisplaced
+	default:
 		log.Printf("rejoin failed (%v); giving up", err)
+		return 1
 	}
-	return 1
 }
 
 func main() {
