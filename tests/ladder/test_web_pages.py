@@ -423,6 +423,30 @@ def test_a_replay_whose_seed_is_secret_is_not_shown(ladder: Ladder, http: httpx.
     assert page.status_code == 200 and 'id="viewer"' not in page.text
 
 
+def test_a_damaged_replay_gives_a_one_line_error(ladder: Ladder, http: httpx.Client) -> None:
+    """A stored replay that does not re-simulate (an option out of range) is refused, not
+    shown up to a wrong position."""
+    record = replay_record(ladder, finished(ladder, RUMBLE).id)
+    record["decisions"][3][1] = 999
+    engine = ladder.service.engine
+    bot, _ = registry.register_bot(
+        engine, name="damaged", owner="cy", game="rumble-nation", variant="base", player_counts=(2,)
+    )
+    registry.start_match(engine, "damaged-match", "rumble-nation", "base", [bot.id] * 2)
+    registry.finish_match(
+        engine,
+        "damaged-match",
+        status="done",
+        reason="COMPLETED",
+        decisions=len(record["decisions"]),
+        seats=[registry.SeatOutcome(bot.id, 1, 0)] * 2,
+        replay_json=json.dumps(record),
+    )
+    assert http.get("/api/matches/damaged-match/frames?count=3").status_code == 200
+    body = http.get("/api/matches/damaged-match/frames?start=0&count=10")
+    assert body.status_code == 404 and "does not re-simulate" in body.json()["error"]
+
+
 # ---------------------------------------------------------------------- live matches
 
 
