@@ -2,21 +2,32 @@
 //
 //   KASSEN_ADDRESS=127.0.0.1:50051 KASSEN_TICKET=... node dist/bot.js
 //
-// The wire contract is ../../proto/kassen/v1/referee.proto. It is loaded at run time with
-// @grpc/proto-loader; the TypeScript types in gen/ are generated from the same file at build time
-// by proto-loader-gen-types (see build.sh), so the compiler checks every field we touch.
+// In ladder mode it keeps a Ladder/Seek stream open and plays every match the ladder assigns:
+//
+//   node dist/bot.js --ladder 127.0.0.1:50061 --token-file mybot.token [--matches N]
+//
+// The wire contract is ../../proto/kassen/v1/referee.proto and ladder.proto. They are loaded at
+// run time with @grpc/proto-loader; the TypeScript types in gen/ are generated from the same files
+// at build time by proto-loader-gen-types (see build.sh), so the compiler checks every field we
+// touch.
 
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { parseArgs } from "node:util";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 
-import type { ProtoGrpcType } from "./gen/referee";
+import type { ProtoGrpcType as LadderProto } from "./gen/ladder";
+import type { ProtoGrpcType as RefereeProto } from "./gen/referee";
+import type { Assignment__Output } from "./gen/kassen/v1/Assignment";
 import type { DecisionRequest__Output } from "./gen/kassen/v1/DecisionRequest";
 import type { MatchOver__Output } from "./gen/kassen/v1/MatchOver";
 import type { PlayRequest } from "./gen/kassen/v1/PlayRequest";
 import type { PlayResponse__Output } from "./gen/kassen/v1/PlayResponse";
+import type { LadderClient } from "./gen/kassen/v1/Ladder";
 import type { RefereeClient } from "./gen/kassen/v1/Referee";
+import type { SeekResponse__Output } from "./gen/kassen/v1/SeekResponse";
 import type { SeedReveal__Output } from "./gen/kassen/v1/SeedReveal";
 
 const BOT_NAME = "typescript-example";
@@ -199,22 +210,238 @@ async function playStream(
   return { dropped: "the stream ended before the match did", fatal: false };
 }
 
-async function main(): Promise<number> {
-  const address = process.env.KASSEN_ADDRESS ?? "";
-  const ticket = process.env.KASSEN_TICKET ?? "";
-  if (!address || !ticket) {
-    process.stderr.write("error: set KASSEN_ADDRESS (host:port) and KASSEN_TICKET\n");
+/** How one match ended for this bot. */
+type MatchOutcome = "over" | "displaced" | { failed: string };
+
+/**
+ * Play one match with its ticket and a fresh seat: one stream, and if it drops before MatchOver,
+ * one rejoin with the same ticket (the referee re-sends the pending request with the same
+ * request_id; the stale rule is per stream). Never after "displaced": another connection plays
+ * the seat now, and a rejoin would take it back.
+ */
+async function playMatch(client: RefereeClient, ticket: string, random: () => number): Promise<MatchOutcome> {
+  const me: Seat = { seat: -1, seedCommitment: "" };
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await playStream(client, ticket, random, me);
+    if ("over" in outcome) return "over";
+    if ("displaced" in outcome) return "displaced";
+    if (outcome.fatal || attempt === 1) {
+      return { failed: `${attempt === 1 ? "rejoin failed" : "refused"}: ${outcome.dropped}` };
+    }
+    log(`stream dropped (${outcome.dropped}); rejoining`);
+    await sleep(100);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// -------------------------------------------------------------------------------- ladder mode
+
+/** Seek errors that no retry can fix: no or an unknown token, a paused or revoked bot, a bad
+ * request, or a newer Seek stream of the same bot (FAILED_PRECONDITION). */
+const REFUSALS = new Set<grpc.status>([
+  grpc.status.UNAUTHENTICATED,
+  grpc.status.PERMISSION_DENIED,
+  grpc.status.INVALID_ARGUMENT,
+  grpc.status.FAILED_PRECONDITION,
+]);
+/** The pause before the n-th reconnect doubles from this up to SEEK_BACKOFF_CAP_MS (jittered). */
+const SEEK_BACKOFF_MS = 250;
+const SEEK_BACKOFF_CAP_MS = 10_000;
+
+interface LadderOptions {
+  address: string;
+  tokenFile: string;
+  /** Stop seeking after this many assignments (0: never). */
+  matches: number;
+  concurrency: number;
+}
+
+class UsageError extends Error {}
+
+/** The ladder-mode options (flags, else KASSEN_LADDER_ADDRESS / KASSEN_TOKEN_FILE); null: one match. */
+function ladderOptions(argv: string[]): LadderOptions | null {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        ladder: { type: "string" },
+        "token-file": { type: "string" },
+        matches: { type: "string", default: "0" },
+        concurrency: { type: "string", default: "1" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const address = values.ladder ?? process.env.KASSEN_LADDER_ADDRESS ?? "";
+  const tokenFile = values["token-file"] ?? process.env.KASSEN_TOKEN_FILE ?? "";
+  if (!address && !tokenFile) return null;
+  if (!address || !tokenFile) throw new UsageError("ladder mode needs both --ladder ADDRESS and --token-file FILE");
+  const matches = Number(values.matches);
+  const concurrency = Number(values.concurrency);
+  if (!Number.isInteger(matches) || matches < 0) throw new UsageError("--matches must be a non-negative integer");
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
+    throw new UsageError("--concurrency must be an integer from 1 to 16");
+  }
+  return { address, tokenFile, matches, concurrency };
+}
+
+/** The pause before the attempt-th reconnect (1, 2, ...): between half and all of the ceiling. */
+function backoffMs(attempt: number): number {
+  const ceiling = Math.min(SEEK_BACKOFF_CAP_MS, SEEK_BACKOFF_MS * 2 ** (attempt - 1));
+  return ceiling * (0.5 + 0.5 * Math.random());
+}
+
+/** How one Seek stream ended. */
+type SeekOutcome = { enough: true } | { error: grpc.ServiceError | string; heard: boolean };
+
+/** What the Seek loop shares with the matches it starts. */
+class LadderRun {
+  started = 0;
+  failed = 0;
+  readonly playing = new Set<Promise<void>>();
+
+  constructor(
+    readonly options: LadderOptions,
+    readonly referee: RefereeClient,
+    readonly seed: number,
+  ) {}
+
+  /** Play an assigned match concurrently with everything else, with a fresh seat and RNG. */
+  start(assignment: Assignment__Output): void {
+    this.started += 1;
+    const { match_id: matchId, seat, setup } = assignment;
+    log(`assigned match ${matchId}, seat ${seat} (${setup?.game} ${setup?.variant})`);
+    const random = seededRandom(this.seed + this.started);
+    const game = playMatch(this.referee, assignment.ticket, random).then(
+      (outcome) => {
+        if (outcome === "over") return;
+        log(`match ${matchId}: ${outcome === "displaced" ? DISPLACED_LINE : outcome.failed}`);
+        this.failed += 1;
+      },
+      (error: unknown) => {
+        log(`match ${matchId}: ${error instanceof Error ? error.message : String(error)}`);
+        this.failed += 1;
+      },
+    );
+    this.playing.add(game);
+    void game.finally(() => this.playing.delete(game));
+  }
+
+  /** Read one Seek stream, starting a match for each assignment, until it ends or enough were given. */
+  async seek(ladder: LadderClient, metadata: grpc.Metadata): Promise<SeekOutcome> {
+    const call = ladder.Seek({ concurrency: this.options.concurrency }, metadata);
+    let enough = false;
+    let heard = false;
+    try {
+      for await (const message of call as AsyncIterable<SeekResponse__Output>) {
+        if (enough) continue; // cancelled: the loop ends with the CANCELLED error below
+        heard = true;
+        switch (message.kind) {
+          case "seeking":
+            log(`seeking as bot ${message.seeking!.bot_id} (${message.seeking!.concurrency} at once)`);
+            break;
+          case "assignment":
+            this.start(message.assignment!);
+            if (this.options.matches > 0 && this.started >= this.options.matches) {
+              // Close the stream at once, so the ladder assigns nothing we would leave unplayed.
+              enough = true;
+              call.cancel();
+            }
+            break;
+          case "match_ended": {
+            const ended = message.match_ended!;
+            log(`match ${ended.match_id} ended (${ended.reason}), rank ${ended.rank}`);
+            break;
+          }
+        }
+      }
+    } catch (error) {
+      if (enough) return { enough };
+      return { error: error as grpc.ServiceError, heard };
+    }
+    if (enough) return { enough };
+    return { error: "the ladder ended the stream", heard };
+  }
+}
+
+/** Seek until the ladder refuses the bot or --matches were assigned, then finish the matches. */
+async function runLadder(options: LadderOptions, proto: RefereeProto & LadderProto, seed: number): Promise<number> {
+  let token: string;
+  try {
+    token = readFileSync(options.tokenFile, "utf8").trim();
+  } catch (error) {
+    process.stderr.write(`error: cannot read the token file: ${(error as Error).message}\n`);
     return 2;
   }
+  if (!token) {
+    process.stderr.write(`error: the token file ${options.tokenFile} is empty\n`);
+    return 2;
+  }
+  const ladder = new proto.kassen.v1.Ladder(options.address, grpc.credentials.createInsecure());
+  // Matches are played on the same connection; only Seek carries the token (a match is joined
+  // with its ticket).
+  const referee = new proto.kassen.v1.Referee(options.address, grpc.credentials.createInsecure(), {
+    channelOverride: ladder.getChannel() as grpc.Channel,
+  });
+  const metadata = new grpc.Metadata();
+  metadata.set("authorization", `Bearer ${token}`);
+
+  const run = new LadderRun(options, referee, seed);
+  let code = 0;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await run.seek(ladder, metadata);
+      if ("enough" in outcome) break;
+      const { error, heard } = outcome;
+      if (typeof error !== "string" && REFUSALS.has(error.code)) {
+        log(`the ladder refused the bot: ${error.details} (${grpc.status[error.code]})`);
+        code = 1;
+        break;
+      }
+      if (heard) attempt = 1; // the stream worked for a while: start the backoff over
+      const pause = backoffMs(attempt);
+      const why = typeof error === "string" ? error : `${grpc.status[error.code]}: ${error.details}`;
+      log(`seek stream lost (${why}); reconnecting in ${Math.round(pause)} ms`);
+      await sleep(pause);
+    }
+    while (run.playing.size > 0) await Promise.all(run.playing);
+  } finally {
+    referee.close();
+    ladder.close();
+  }
+  if (run.failed > 0) {
+    log(`${run.failed} of ${run.started} matches were not played to their end`);
+    code = 1;
+  }
+  return code;
+}
+
+// ----------------------------------------------------------------------------------- the bot
+
+async function main(): Promise<number> {
   const seed = Number(process.env.KASSEN_SEED || "1");
   if (!Number.isInteger(seed)) {
     process.stderr.write(`error: KASSEN_SEED must be an integer, got ${process.env.KASSEN_SEED}\n`);
     return 2;
   }
-  const random = seededRandom(seed);
+  let ladder: LadderOptions | null;
+  try {
+    ladder = ladderOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`error: ${error.message}\n`);
+    return 2;
+  }
 
-  // Load the service definition from the .proto files at run time.
-  const definition = protoLoader.loadSync("kassen/v1/referee.proto", {
+  // Load the service definitions from the .proto files at run time.
+  const definition = protoLoader.loadSync(["kassen/v1/referee.proto", "kassen/v1/ladder.proto"], {
     includeDirs: [PROTO_ROOT],
     keepCase: true,
     longs: String, // uint64 as decimal strings: exact round trip of request_id and nonce
@@ -222,29 +449,27 @@ async function main(): Promise<number> {
     defaults: true,
     oneofs: true, // sets `message` to the name of the field of the oneof that is present
   });
-  const proto = grpc.loadPackageDefinition(definition) as unknown as ProtoGrpcType;
-  const client = new proto.kassen.v1.Referee(address, grpc.credentials.createInsecure());
+  const proto = grpc.loadPackageDefinition(definition) as unknown as RefereeProto & LadderProto;
+  if (ladder) return runLadder(ladder, proto, seed);
 
-  const me: Seat = { seat: -1, seedCommitment: "" };
+  const address = process.env.KASSEN_ADDRESS ?? "";
+  const ticket = process.env.KASSEN_TICKET ?? "";
+  if (!address || !ticket) {
+    process.stderr.write(
+      "error: set KASSEN_ADDRESS (host:port) and KASSEN_TICKET, or use ladder mode (--ladder ADDRESS --token-file FILE)\n",
+    );
+    return 2;
+  }
+  const client = new proto.kassen.v1.Referee(address, grpc.credentials.createInsecure());
   try {
-    // One stream, and if it drops before MatchOver, one rejoin with the same ticket: the referee
-    // re-sends the pending request with the same request_id (the stale rule is per stream).
-    // Never after "displaced": another connection plays the seat now, a rejoin would take it back.
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const outcome = await playStream(client, ticket, random, me);
-      if ("over" in outcome) return 0;
-      if ("displaced" in outcome) {
-        log(DISPLACED_LINE);
-        return EXIT_DISPLACED;
-      }
-      if (outcome.fatal || attempt === 1) {
-        process.stderr.write(`error: ${attempt === 1 ? "rejoin failed" : "refused"}: ${outcome.dropped}\n`);
-        return 1;
-      }
-      log(`stream dropped (${outcome.dropped}); rejoining`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    const outcome = await playMatch(client, ticket, seededRandom(seed));
+    if (outcome === "over") return 0;
+    if (outcome === "displaced") {
+      log(DISPLACED_LINE);
+      return EXIT_DISPLACED;
     }
-    return 1; // not reached
+    process.stderr.write(`error: ${outcome.failed}\n`);
+    return 1;
   } finally {
     client.close();
   }

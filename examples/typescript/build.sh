@@ -15,13 +15,14 @@ if [[ ! -d node_modules || "$(cat "$stamp" 2>/dev/null || true)" != "$lock_sum" 
   echo "$lock_sum" > "$stamp"
 fi
 
-# 2. Types for the messages and the Referee client, from the .proto files (same options as the
-#    run-time loader in bot.ts). Regenerated only when a .proto or the generator changed.
+# 2. Types for the messages and the Referee and Ladder clients, from the .proto files (same
+#    options as the run-time loader in bot.ts). Regenerated only when a .proto or the generator
+#    changed.
 proto_sum="$(cat "$proto"/kassen/v1/*.proto "$stamp" | sha256sum | cut -d' ' -f1)"
-if [[ ! -f gen/referee.ts || "$(cat gen/.proto.sha256 2>/dev/null || true)" != "$proto_sum" ]]; then
+if [[ ! -f gen/referee.ts || ! -f gen/ladder.ts || "$(cat gen/.proto.sha256 2>/dev/null || true)" != "$proto_sum" ]]; then
   rm -rf gen
   npx proto-loader-gen-types --keepCase --longs=String --enums=String --defaults --oneofs \
-    --grpcLib=@grpc/grpc-js -I "$proto" -O gen kassen/v1/referee.proto > /dev/null
+    --grpcLib=@grpc/grpc-js -I "$proto" -O gen kassen/v1/referee.proto kassen/v1/ladder.proto > /dev/null
   echo "$proto_sum" > gen/.proto.sha256
 fi
 
