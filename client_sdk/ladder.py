@@ -79,8 +79,12 @@ async def seek_and_play(
         while not enough.is_set():
             try:
                 async with open_channel(address, tls_ca) as channel:
+                    # Never more at once than are still wanted: an assignment the bot would
+                    # not play counts against it as a no-show.
+                    wanted = concurrency if max_matches is None else max_matches - started
                     stream = lrpc.LadderStub(channel).Seek(
-                        lpb.SeekRequest(concurrency=concurrency), metadata=bearer(token)
+                        lpb.SeekRequest(concurrency=max(1, min(concurrency, wanted))),
+                        metadata=bearer(token),
                     )
                     async for message in _messages(stream, enough):
                         failures = 0

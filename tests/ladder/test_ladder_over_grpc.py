@@ -102,6 +102,9 @@ async def tokens_names_and_refusals(engine: Engine) -> None:
     ):
         stub = lrpc.LadderStub(channel)
         first = await register(stub, "alpha")
+        listed = await stub.GetLadder(lpb.GetLadderRequest(game="rumble-nation"))
+        (fresh,) = [row for row in listed.rows if row.bot_id == first.bot_id]
+        assert fresh.games == 0 and fresh.provisional  # on the ladder before its first match
         with pytest.raises(grpc.aio.AioRpcError) as taken:
             await register(stub, "alpha")
         assert taken.value.code() == grpc.StatusCode.ALREADY_EXISTS

@@ -77,8 +77,7 @@ class LadderServicer(lrpc.LadderServicer):
             await context.abort(grpc.StatusCode.ALREADY_EXISTS, str(exc))
         except RegistryError as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        for key in run:
-            self.service.pools[key].ratings.add_bot(bot.id)
+        self.service.registered(bot, run)
         assert token is not None
         return lpb.RegisterBotResponse(bot_id=bot.id, token=token)
 

@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from tournament.ratings import Match, Placing, fit_ladder
+from tournament.ratings import Placing, Tally, fit_ladder, pairwise_outcomes
 from tournament.ratings.scores import mean_ci
 
 #: A bot's rating is marked provisional until it has played this many rated matches.
@@ -42,33 +42,42 @@ class PoolRatings:
 
     ``add`` takes a result as a ranking of bot ids, best first; a place may hold several
     bots that share it (a coalition's two winners in Root, ruling RT23). Solo pools take
-    scores (``add_score``).
+    scores (``add_score``). The pairwise games are kept as growing index lists, so a refit
+    builds its ``Tally`` without going through every ranking again.
     """
 
     players: int
-    matches: list[Match] = field(default_factory=list)
     scores: dict[str, list[float]] = field(default_factory=dict)
     played: dict[str, int] = field(default_factory=dict)
-    bots: set[str] = field(default_factory=set)
+    bots: dict[str, int] = field(default_factory=dict)
+    matches: int = 0
+    _first: list[int] = field(default_factory=list)
+    _second: list[int] = field(default_factory=list)
+    _points: list[float] = field(default_factory=list)
+    _group: list[int] = field(default_factory=list)
 
     @property
     def solo(self) -> bool:
         return self.players == 1
 
-    def add_bot(self, bot_id: str) -> None:
-        self.bots.add(bot_id)
+    def add_bot(self, bot_id: str) -> int:
+        return self.bots.setdefault(bot_id, len(self.bots))
 
     def add(self, ranking: Sequence[Placing], match_id: str) -> None:
         if self.solo:
             raise ValueError("a solo pool is rated by score: use add_score")
-        self.matches.append(Match(tuple(ranking), match_id))
+        for first, second, points in pairwise_outcomes(ranking):
+            self._first.append(self.add_bot(first))
+            self._second.append(self.add_bot(second))
+            self._points.append(points)
+            self._group.append(self.matches)
+        self.matches += 1
         for place in ranking:
             for bot in (place,) if isinstance(place, str) else place:
-                self.bots.add(bot)
                 self.played[bot] = self.played.get(bot, 0) + 1
 
     def add_score(self, bot_id: str, score: float) -> None:
-        self.bots.add(bot_id)
+        self.add_bot(bot_id)
         self.scores.setdefault(bot_id, []).append(score)
         self.played[bot_id] = self.played.get(bot_id, 0) + 1
 
@@ -78,13 +87,14 @@ class PoolRatings:
         return sorted(rows, key=lambda r: (-_finite(r.rating), r.bot_id))
 
     def _elo_rows(self) -> Iterable[Rating]:
-        names = sorted(self.bots)
+        names = list(self.bots)
         if len(names) < 2 or not self.matches:
             return [
                 Rating(b, CENTRE_ELO, -math.inf, math.inf, self.played.get(b, 0)) for b in names
             ]
+        tally = Tally.from_pairwise(names, self._first, self._second, self._points, self._group)
         ci = "hessian" if self.players == 2 else "sandwich"
-        ladder = fit_ladder(self.matches, ci=ci, anchor_elo=CENTRE_ELO, names=names)
+        ladder = fit_ladder(tally, ci=ci, anchor_elo=CENTRE_ELO)
         return [
             Rating(e.name, e.elo, e.ci_low, e.ci_high, self.played.get(e.name, 0))
             for e in ladder.entries

@@ -415,6 +415,13 @@ class LadderService:
                 )
         self._wake.set()
 
+    def registered(self, bot: BotRecord, pools: Sequence[PoolKey]) -> None:
+        """A new bot: on its pools' ladders at once, unrated and provisional, until it plays."""
+        for key in pools:
+            pool = self.pools[key]
+            pool.ratings.add_bot(bot.id)
+            pool.table = [*pool.table, Rating(bot.id, math.nan, -math.inf, math.inf, 0)]
+
     def status_changed(self, bot: BotRecord) -> None:
         """The organiser paused, revoked or reinstated ``bot``: a bot that may no longer play
         loses its Seek stream (its running matches finish)."""
