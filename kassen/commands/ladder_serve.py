@@ -8,11 +8,12 @@ import asyncio
 import contextlib
 import signal
 import sys
+from collections.abc import AsyncIterator
 
 from kassen.errors import UsageError
 from server.logs import configure
 from server.settings import ServerSettings
-from tournament.ladder_service.service import LadderSettings
+from tournament.ladder_service.service import LadderService, LadderSettings
 
 
 async def serve(args: argparse.Namespace, settings: LadderSettings, token: str | None) -> None:
@@ -52,11 +53,12 @@ async def serve(args: argparse.Namespace, settings: LadderSettings, token: str |
 
 
 @contextlib.asynccontextmanager
-async def _web(service: object, address: str):  # type: ignore[no-untyped-def]
+async def _web(service: LadderService, address: str) -> AsyncIterator[str]:
+    """The web page on ``address`` (its bound host:port), or nothing for ``none``."""
     if address == "none":
         yield ""
         return
     from tournament.ladder_service.web.server import running_web
 
-    async with running_web(service, address) as bound:  # type: ignore[arg-type]
+    async with running_web(service, address) as bound:
         yield bound
