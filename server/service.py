@@ -154,12 +154,18 @@ class RefereeService(rpc.RefereeServicer):
         await seat.send(pb.PlayResponse(joined=joined))
         reader = asyncio.get_running_loop().create_task(self._read(context, seat, generation))
         try:
-            await done.wait()  # replaced by a rejoin, broken, or MatchOver was sent
+            await done.wait()  # replaced by a rejoin, broken, MatchOver sent, or a flood
+            if reader.done() and not reader.cancelled() and reader.result() is Receipt.FLOODED:
+                await context.abort(
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    "this seat sent far more messages than it was asked for: it fails FLOODED"
+                    " and its stream is closed",
+                )
         finally:
             reader.cancel()
             seat.detach(generation)
 
-    async def _read(self, context: Context, seat: RemoteSeat, generation: int) -> None:
+    async def _read(self, context: Context, seat: RemoteSeat, generation: int) -> Receipt | None:
         """Judge what the bot sends (``RemoteSeat.receive``): nothing is queued beyond what
         the match needs, and a seat that floods has its stream ended."""
         while True:
@@ -172,11 +178,11 @@ class RefereeService(rpc.RefereeServicer):
                     seat.violate(
                         Reason.MALFORMED_MESSAGE, f"unreadable message: {exc}", time.monotonic()
                     )
-                return
+                return None
             if message is grpc.aio.EOF:
                 # The bot half-closed: it will send nothing more, but it can still hear MatchOver.
                 seat.detach(generation, half_closed=True)
-                return
+                return None
             now = time.monotonic()
             if isinstance(message, Unreadable):
                 seat.violate(Reason.MALFORMED_MESSAGE, message.describe(), now)
@@ -194,7 +200,7 @@ class RefereeService(rpc.RefereeServicer):
                 )
             elif receipt is Receipt.FLOODED:
                 seat.detach(generation)  # the RPC ends; nothing more is read from it
-                return
+                return receipt
 
     # ------------------------------------------------------------------ match management
 

@@ -66,6 +66,8 @@ async def flood(
                 await call.write(unasked)
                 sent += 1
         except (grpc.aio.AioRpcError, asyncio.InvalidStateError) as exc:
+            # The referee ends the call RESOURCE_EXHAUSTED; a client still writing into it
+            # may only hear its transport's INTERNAL.
             ended = type(exc).__name__
         call.cancel()
         return sent, ended
