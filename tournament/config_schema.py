@@ -172,6 +172,14 @@ def config_fields() -> dict[str, tuple[str, Setting]]:
     return fields
 
 
+def _key(key: str) -> str:
+    """A key as an error line names it: bare if it could be a bare TOML key, else quoted (a
+    key may hold any character, a line break included)."""
+    return (
+        key if key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key) else repr(key)
+    )
+
+
 def section_label(section: str) -> str:
     """How a section is written in the file: ``[tournament]``, ``[[bots]]``."""
     return "[[bots]]" if section == "bots" else f"[{section}]"
@@ -193,7 +201,7 @@ def unknown_keys(found: Mapping[str, Any], section: str) -> str | None:
         close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
         if close:
             hints.append(f"did you mean {label(close[0])}?")
-    named = f"key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}"
+    named = f"key{'s' if len(unknown) > 1 else ''} {', '.join(_key(k) for k in unknown)}"
     if hints:
         return f"unknown {named} ({'; '.join(hints)})"
     return f"unknown {named} (known: {', '.join(label(k) for k in sorted(known))})"

@@ -214,6 +214,8 @@ def connect(url: str, create_folder: bool = False) -> Engine:
     try:
         with engine.begin() as conn:
             _migrate(conn)
+            if engine.dialect.name == "sqlite":
+                _check_intact(conn)
     except StorageError:
         raise
     except Exception as exc:
@@ -225,6 +227,18 @@ def connect(url: str, create_folder: bool = False) -> Engine:
             f"cannot open database {engine.url.render_as_string()}: {_first_line(exc)}"
         ) from None
     return engine
+
+
+def _check_intact(conn: Connection) -> None:
+    """SQLite's own check of the file's pages and indexes (``PRAGMA quick_check``: 0.09 s for
+    a 200,000-match database), so damage is reported when the database is opened, before a
+    command prints or writes anything, rather than half-way through a run."""
+    verdict = str(conn.execute(sa.text("PRAGMA quick_check(1)")).scalar())
+    if verdict != "ok":
+        problem = " ".join(verdict.replace("*** in database main ***", "").split())
+        raise DamagedDatabase(
+            f"database {conn.engine.url.render_as_string()} is damaged: {problem}"
+        )
 
 
 def orig_of(exc: BaseException) -> BaseException:

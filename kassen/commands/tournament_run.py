@@ -59,8 +59,8 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
             options={**config.options, **flags} if flags else None,
         )
         validate(config)
-    except ConfigError as exc:
-        raise UsageError(str(exc)) from None
+    except ConfigError as exc:  # one line, whatever text of the file it quotes
+        raise UsageError(" ".join(str(exc).split())) from None
     return config.with_seed()
 
 
@@ -155,6 +155,9 @@ def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bo
 
     configure("warning", json=False)  # the progress bar and the ladder say what happens
 
+    # The stored schedule is read before the first line is printed: a row that cannot be
+    # read is then the only line (``database_failures``).
+    runner = TournamentRunner(engine, tournament_id, config)
     hint = resume_command(tournament_id, config.database)
     seats = "solo" if config.solo else f"{config.players} players"
     print(
@@ -168,7 +171,8 @@ def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bo
         )
     try:
         with progress_bar(quiet) as on_progress:
-            TournamentRunner(engine, tournament_id, config, on_progress=on_progress).run()
+            runner.on_progress = on_progress
+            runner.run()
     except KeyboardInterrupt:
         print(
             f"kassen: interrupted; finished matches are stored. Resume with: {hint}",
