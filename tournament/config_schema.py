@@ -104,8 +104,9 @@ TOP: dict[str, Setting] = {
     "bots": Setting("array"),
 }
 
-#: ``[tournament]``. Keys of kind ``table`` are sections of their own (below) or free-form
-#: (``options``: the game checks its own options).
+#: ``[tournament]``. A key of kind ``table`` is either a section of its own in ``SECTIONS``
+#: (its keys fill ``TournamentConfig`` fields) or handed whole, as a dict, to the field it
+#: names (``options``: the game checks its own options; any other: its own code checks it).
 TOURNAMENT: dict[str, Setting] = {
     "game": _text(64, "--game", low=1),
     "variant": _text(64, "--variant"),
