@@ -2,8 +2,9 @@
 
     python benchmarks/all.py [--full] [--only engine root_engine ...] [--markdown]
 
-Runs, in order: engine (Rumble Nation), root_engine, gnomeville_engine, referee, tournament (a) and ratings (the
-tournament benchmark's (b)). The yardstick is measured at the start and after each benchmark,
+Runs, in order: engine (Rumble Nation), root_engine, gnomeville_engine, referee, tournament (a), ratings (the
+tournament benchmark's (b)) and load (concurrent matches against one ``kassen serve``, 100 in
+the short profile, 500 in full). The yardstick is measured at the start and after each benchmark,
 so each benchmark sits between two readings (the reading after one is the reading before the
 next) and is compared with the better of the two, as each script does on its own.
 
@@ -35,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # ratings first: it sets the BLAS thread count before anything loads numpy.
 from benchmarks import ratings  # noqa: I001
 from benchmarks import engine, gnomeville_engine, referee, root_engine, tournament, yardstick
+from benchmarks import load as concurrent_load
 from benchmarks.yardstick import Figure, Reading, met, number
 
 
@@ -50,6 +52,7 @@ class Profile:
     referee: dict[str, Any] = field(default_factory=dict)
     tournament: dict[str, Any] = field(default_factory=dict)
     ratings: dict[str, Any] = field(default_factory=dict)
+    load: dict[str, Any] = field(default_factory=dict)
 
 
 #: The scripts' own defaults.
@@ -62,6 +65,7 @@ FULL = Profile(
     referee={"seconds": 5.0, "warmup": 1.0, "streams": 16},
     tournament={"matches": 10_000, "concurrency": 2},
     ratings={"repeats": 3},
+    load={"matches": 500, "workers": 3},
 )
 #: About two minutes in all on 2 cores (118 s on 2026-11-30 with Gnomeville).
 SHORT = Profile(
@@ -73,9 +77,10 @@ SHORT = Profile(
     referee={"seconds": 3.0, "warmup": 1.0, "streams": 16},
     tournament={"matches": 10_000, "concurrency": 2},
     ratings={"repeats": 2, "rankings_too": False},
+    load={"matches": 100, "workers": 2},
 )
 
-NAMES = ("engine", "root_engine", "gnomeville_engine", "referee", "tournament", "ratings")
+NAMES = ("engine", "root_engine", "gnomeville_engine", "referee", "tournament", "ratings", "load")
 
 
 def steps(profile: Profile) -> dict[str, Callable[[], list[Figure]]]:
@@ -86,6 +91,7 @@ def steps(profile: Profile) -> dict[str, Callable[[], list[Figure]]]:
         "referee": lambda: referee.run(**profile.referee),
         "tournament": lambda: tournament.run(**profile.tournament, fit=False),
         "ratings": lambda: ratings.run(**profile.ratings),
+        "load": lambda: concurrent_load.run(**profile.load),
     }
 
 

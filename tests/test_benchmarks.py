@@ -16,6 +16,7 @@ TINY = bench.Profile(
     referee={"seconds": 0.4, "warmup": 0.1, "streams": 2},
     tournament={"matches": 12, "concurrency": 1},  # in-process: no spawn,
     ratings={"bots": 20, "games": 2_000, "repeats": 1, "rankings_too": False},
+    load={"matches": 4, "workers": 1},  # a real kassen serve and one bot process
 )
 
 
