@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -16,6 +18,7 @@ from typing import Any, TypeVar
 import grpc
 import pytest
 
+from benchmarks.memory import free_port, play_matches, rss_mb
 from games import GameConfig
 from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
@@ -29,6 +32,7 @@ from server.store import MatchStore
 from tests.server.bots import FirstOptionBot
 
 T = TypeVar("T")
+ROOT = Path(__file__).resolve().parents[2]
 FLOOD_MESSAGES = 100_000
 
 
@@ -355,3 +359,51 @@ def test_the_referee_wide_waiting_limit() -> None:
         "3 matches are waiting for their bots to join, the limit of this referee "
         "(kassen serve --max-waiting-matches 3)"
     )
+
+
+# ---------------------------------------------------------------- the server's RSS
+
+#: RSS growth allowed over ``RSS_MATCHES`` matches after a warm-up (measured: +2.5 MB over 500
+#: on the 2-vCPU VM, docs/performance.md "Memory"; before the store, every finished match
+#: stayed in memory, about 150 KB each for these games).
+RSS_MATCHES = 400
+RSS_GROWTH_MB = 15.0
+
+
+def test_server_memory_stays_flat_through_many_matches(tmp_path: Path) -> None:
+    """A real ``kassen serve`` plays 100 matches to warm up, then 400 more: its RSS grows by
+    less than ``RSS_GROWTH_MB`` (finished matches go to the store, not memory)."""
+
+    async def scenario() -> tuple[float, float]:
+        address = f"127.0.0.1:{free_port()}"
+        server = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "kassen",
+            "serve",
+            "--address",
+            address,
+            "--store",
+            str(tmp_path / "store.sqlite"),
+            "--replays",
+            str(tmp_path / "replays"),
+            "--log-level",
+            "warning",
+            cwd=ROOT,
+            stderr=asyncio.subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        try:
+            async with grpc.aio.insecure_channel(address) as channel:
+                stub = rpc.RefereeStub(channel)
+                await stub.ListGames(pb.ListGamesRequest(), wait_for_ready=True, timeout=60)
+                await play_matches(stub, server.pid, 100, 20, 0)
+                warm = rss_mb(server.pid)
+                await play_matches(stub, server.pid, RSS_MATCHES, 20, 0)
+                return warm, rss_mb(server.pid)
+        finally:
+            server.terminate()
+            await server.wait()
+
+    warm, after = run(scenario, timeout=300)
+    assert after - warm < RSS_GROWTH_MB, f"RSS {warm:.1f} -> {after:.1f} MB"
