@@ -123,7 +123,7 @@ class MatchStore:
             metadata.create_all(engine)
         except (sa.exc.SQLAlchemyError, ValueError) as exc:
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise StoreError(f"cannot open the match store {spec}: {first}") from None
+            raise StoreError(f"cannot open the match store {shown(spec)}: {first}") from None
         return cls(engine)
 
     def put(self, records: Sequence[StoredMatch]) -> None:

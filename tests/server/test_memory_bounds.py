@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -407,3 +408,30 @@ def test_server_memory_stays_flat_through_many_matches(tmp_path: Path) -> None:
 
     warm, after = run(scenario, timeout=300)
     assert after - warm < RSS_GROWTH_MB, f"RSS {warm:.1f} -> {after:.1f} MB"
+
+
+@pytest.mark.parametrize(
+    ("store", "says"),
+    [
+        ("/proc/no-such-folder/store.sqlite", "cannot create /proc/no-such-folder"),
+        ("nosuchdb://host/x", "cannot open the match store nosuchdb://host/x"),
+        ("postgresql://kassen:secret@127.0.0.1:1/kassen", "postgresql://kassen:***@127.0.0.1"),
+    ],
+    ids=["folder", "dialect", "unreachable"],
+)
+def test_a_store_that_cannot_be_opened_is_one_line(store: str, says: str) -> None:
+    """`kassen serve --store` that cannot be opened: one line naming it (never a password),
+    exit 2, before anything listens."""
+    done = subprocess.run(
+        [sys.executable, "-m", "kassen", "serve", "--address", "127.0.0.1:0", "--store", store],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kassen: error: --store: "), done.stderr
+    assert says in lines[0] and "secret" not in lines[0]
