@@ -294,9 +294,11 @@ def option_flags(flags: list[str]) -> dict[str, str]:
 
 def load_file(path: Path) -> TournamentConfig:
     try:
-        data = tomllib.loads(path.read_text())
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not a TOML file: it is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
     check_section(data, "", f"{path}")

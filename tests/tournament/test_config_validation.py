@@ -120,6 +120,14 @@ def test_a_misspelt_section_or_key_names_its_close_match(
     assert code == 2 and hint in line, line
 
 
+def test_a_file_that_is_not_text_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "t.toml").write_bytes(random.Random(3).randbytes(300))
+    assert main(["tournament", "run", str(tmp_path / "t.toml"), "--quiet"]) == 2
+    assert "t.toml is not a TOML file: it is not UTF-8 text" in one_line(capsys.readouterr().err)
+
+
 def test_a_bad_key_in_a_bot_entry_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
