@@ -33,6 +33,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Environment: KASSEN_ADDRESS (host:port, plaintext gRPC), KASSEN_TICKET (the seat ticket),
  * optional KASSEN_SEED (seeds the random choices, default 1).
+ *
+ * <p>Ladder mode ({@link LadderMode}): {@code --ladder ADDRESS --token-file FILE [--matches N]
+ * [--concurrency N]} (or KASSEN_LADDER_ADDRESS and KASSEN_TOKEN_FILE) keeps a Ladder/Seek stream
+ * open and plays every match the ladder assigns.
  */
 public final class KassenBot {
   private static final String BOT_NAME = "java-example";
@@ -45,19 +49,32 @@ public final class KassenBot {
   /** The seed commitment from Joined, checked against the seed MatchOver reveals. */
   private volatile String seedCommitment = "";
 
-  private KassenBot(long seed) {
+  KassenBot(long seed) {
     this.rng = new Random(seed);
   }
 
   public static void main(String[] args) throws InterruptedException {
+    String seedText = System.getenv("KASSEN_SEED");
+    long seed = seedText == null || seedText.isEmpty() ? 1 : Long.parseLong(seedText.trim());
+    LadderMode.Options ladder;
+    try {
+      ladder = LadderMode.Options.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("java-example: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    if (ladder != null) {
+      System.exit(LadderMode.run(ladder, seed));
+    }
+
     String address = System.getenv("KASSEN_ADDRESS");
     String ticket = System.getenv("KASSEN_TICKET");
     if (address == null || address.isEmpty() || ticket == null || ticket.isEmpty()) {
-      System.err.println("java-example: set KASSEN_ADDRESS and KASSEN_TICKET");
+      System.err.println("java-example: set KASSEN_ADDRESS and KASSEN_TICKET, or use ladder mode"
+          + " (--ladder ADDRESS --token-file FILE)");
       System.exit(2);
     }
-    String seedText = System.getenv("KASSEN_SEED");
-    long seed = seedText == null || seedText.isEmpty() ? 1 : Long.parseLong(seedText.trim());
 
     ManagedChannel channel =
         Grpc.newChannelBuilder(address, InsecureChannelCredentials.create()).build();
@@ -70,8 +87,9 @@ public final class KassenBot {
   /**
    * Plays the seat to the end: one stream, and one rejoin if it ends before MatchOver, but none
    * after a "displaced" notice (a rejoin would take the seat back from its replacement).
+   * Returns 0 once the result line is printed, {@link #EXIT_DISPLACED} or 1.
    */
-  private int play(RefereeGrpc.RefereeStub stub, String ticket) throws InterruptedException {
+  int play(RefereeGrpc.RefereeStub stub, String ticket) throws InterruptedException {
     for (int attempt = 0; attempt < 2; attempt++) {
       Seat stream = new Seat();
       // The referee sends the pending request again after a rejoin (same request_id).
