@@ -30,7 +30,7 @@ from tournament.storage import connect
 pytestmark = pytest.mark.crosslang
 
 #: The examples that have a ladder mode.
-LADDER_LANGUAGES = ["go", "java", "rust", "typescript"]
+LADDER_LANGUAGES = ["cpp", "go", "java", "rust", "typescript"]
 MATCHES = 2
 SETTINGS = LadderSettings(
     pools=(PoolKey("rumble-nation", "base", 2),),
