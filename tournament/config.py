@@ -23,7 +23,9 @@ from kassen import __version__
 from server.bot_box import DEFAULT_LIMITS, BoxLimits
 from server.chance import draw_seed
 from server.launch import can_start
+from server.settings import MAX_OPTIONS_BYTES
 from tournament.config_schema import (
+    MAX_FILE_BYTES,
     MAX_MATCHES,
     MAX_NAME_CHARS,
     SECTIONS,
@@ -263,11 +265,25 @@ def read_content(value: str, base: Path, where: str) -> str:
         raise ConfigError(f"{where}: option content must name a content pack file")
     path = base / value
     try:
-        return path.read_text(encoding="utf-8")
+        return read_text(path, MAX_OPTIONS_BYTES)
     except OSError as exc:
         raise ConfigError(f"{where}: option content: cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{where}: option content: {path} is not UTF-8 text") from None
+    except ValueError as exc:
+        raise ConfigError(f"{where}: option content: {exc}") from None
+
+
+def read_text(path: Path, limit: int) -> str:
+    """A regular file's UTF-8 text, read only up to ``limit`` bytes: ``/dev/zero`` or a
+    pipe given by mistake is an error (``ValueError``), not a read that never ends."""
+    if path.exists() and not path.is_file():
+        raise ValueError(f"{path} is not a regular file")
+    with path.open("rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"{path} is larger than {limit:,} bytes")
+    return data.decode("utf-8")
 
 
 def parse_options(table: Any, base: Path, where: str) -> dict[str, str]:
@@ -294,13 +310,15 @@ def option_flags(flags: list[str]) -> dict[str, str]:
 
 def load_file(path: Path) -> TournamentConfig:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_text(path, MAX_FILE_BYTES))
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path} is not a TOML file: it is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+    except ValueError as exc:  # not a regular file, or too large (``read_text``)
+        raise ConfigError(f"cannot read {path}: {exc}") from None
     check_section(data, "", f"{path}")
     section = data.get("tournament", {})
     check_section(section, "tournament", f"{path}: [tournament]")
@@ -426,6 +444,12 @@ def check_options(game: Game, config: TournamentConfig) -> None:
     value (``InvalidConfig``). A game that reads no options may ignore them."""
     if not config.options:
         return
+    from server.limits import InvalidSetting, checked_options
+
+    try:  # the referee's bounds: a remote referee refuses more
+        checked_options(config.options)
+    except InvalidSetting as exc:
+        raise ConfigError(f"game {exc}") from None
     try:
         game.new(config.game_config, 0)
     except (InvalidConfig, ValueError, TypeError, KeyError) as exc:

@@ -29,6 +29,8 @@ MAX_MATCHES = 200_000
 MAX_CONCURRENCY = 64
 #: Names (of the tournament and of bots) are stored in columns of this width.
 MAX_NAME_CHARS = 200
+#: A tournament file is read up to this size (one with a thousand bots is about 60 KB).
+MAX_FILE_BYTES = 4 * 1024 * 1024
 #: Any other text setting (paths, URLs, commands).
 MAX_TEXT_CHARS = 4096
 FAILURE_POLICIES = ("forfeit", "void")

@@ -128,6 +128,29 @@ def test_a_file_that_is_not_text_is_one_line(
     assert "t.toml is not a TOML file: it is not UTF-8 text" in one_line(capsys.readouterr().err)
 
 
+def test_files_are_read_within_bounds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/dev/zero`` given as the file or as a content pack used to be read until memory ran
+    out; a pack beyond the referee's options bound is refused as a remote referee would."""
+    monkeypatch.chdir(tmp_path)
+    bots = ["--bot", "random", "--bot", "greedy", "--quiet"]
+    assert main(["tournament", "run", "/dev/zero", "--quiet"]) == 2
+    assert "cannot read /dev/zero: /dev/zero is not a regular file" in one_line(
+        capsys.readouterr().err
+    )
+    gnomeville = ["--game", "gnomeville", "--players", "1"]
+    assert main(["tournament", "run", *gnomeville, "--option", "content=/dev/zero", *bots]) == 2
+    assert "/dev/zero is not a regular file" in one_line(capsys.readouterr().err)
+    (tmp_path / "big.toml").write_text("# " + "x" * 300_000 + "\n")
+    assert main(["tournament", "run", *gnomeville, "--option", "content=big.toml", *bots]) == 2
+    assert "big.toml is larger than 262,144 bytes" in one_line(capsys.readouterr().err)
+    many = [f"--option=k{i}=1" for i in range(100)]
+    assert main(["tournament", "run", *many, *bots]) == 2
+    assert "100 keys, above the limit of 64" in one_line(capsys.readouterr().err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.toml"]
+
+
 def test_a_bad_key_in_a_bot_entry_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
