@@ -176,11 +176,12 @@ def exists(url: str) -> bool:
     return Path(parsed.database).is_file()
 
 
-def connect(url: str, create_folder: bool = False) -> Engine:
+def connect(url: str, create_folder: bool = False, create: bool = True) -> Engine:
     """Open (and create or migrate) the database at ``url``; StorageError names the problem.
 
     ``create_folder``: create the folder of a SQLite file first (for the default location;
-    a path the user typed is used as given).
+    a path the user typed is used as given). ``create=False`` (commands that only read or
+    resume): a database without Kassen's tables is refused, not given them.
     """
     url = with_driver(url)
     try:
@@ -206,13 +207,18 @@ def connect(url: str, create_folder: bool = False) -> Engine:
         @sa.event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
             cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
+            if create:  # WAL is stored in the file: set when the tables are made, not on a read
+                cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
     try:
         with engine.begin() as conn:
+            if not create and not sa.inspect(conn).has_table("schema_version"):
+                raise StorageError(
+                    f"database {engine.url.render_as_string()} holds no Kassen tournaments"
+                )
             _migrate(conn)
             if engine.dialect.name == "sqlite":
                 _check_intact(conn)

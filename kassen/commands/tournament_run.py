@@ -77,7 +77,7 @@ def _connect(url: str, looking_for: str | None = None) -> Any:
         wanted = f"{looking_for} " if looking_for else ""
         raise UsageError(f"no tournament {wanted}in {url} (there is no database there)")
     try:
-        return storage.connect(url, create_folder=url in DEFAULT_PLACES)
+        return storage.connect(url, create_folder=url in DEFAULT_PLACES, create=looking_for is None)
     except storage.DamagedDatabase:
         raise  # a failure (exit 1, ``database_failures``), not a usage error
     except storage.StorageError as exc:

@@ -220,6 +220,23 @@ def test_ladder_show_on_a_missing_database_creates_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_reading_commands_leave_a_database_that_is_not_ours_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ladder show`` or ``resume`` on an empty file or another program's database used to
+    create Kassen's tables in it."""
+    (tmp_path / "empty.sqlite").write_bytes(b"")
+    with sqlite3.connect(tmp_path / "other.sqlite") as conn:
+        conn.execute("CREATE TABLE notes (text TEXT)")
+    for name in ("empty.sqlite", "other.sqlite"):
+        before = (tmp_path / name).read_bytes()
+        db = ["--db", f"sqlite:///{tmp_path / name}"]
+        for command in (["ladder", "show", *db], ["tournament", "resume", "t1", *db]):
+            assert main(command) == 2
+            assert "holds no Kassen tournaments" in one_line(capsys.readouterr().err)
+        assert (tmp_path / name).read_bytes() == before
+
+
 # ------------------------------------------------------------------------- damaged databases
 
 
