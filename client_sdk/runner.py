@@ -31,8 +31,15 @@ FATAL = {
     grpc.StatusCode.RESOURCE_EXHAUSTED,
 }
 #: Codes of a join refused before the referee answered it (a burst of joins, a referee that
-#: is starting or busy): the join is tried again after a pause (docs/protocol.md).
-REFUSED = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED}
+#: is starting or busy): the join is tried again after a pause (docs/protocol.md). Under a
+#: burst gRPC also ends streams CANCELLED, or INTERNAL when it masks the status
+#: (grpc/grpc#36066), before the referee has read their Join (tests/fuzz/test_join_burst.py).
+REFUSED = {
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.RESOURCE_EXHAUSTED,
+    grpc.StatusCode.CANCELLED,
+    grpc.StatusCode.INTERNAL,
+}
 #: Refused joins tried again, and the pause before each: doubling from the first, at most
 #: the cap, each drawn between half and all of it (jitter: a burst of bots does not come
 #: back all at once).

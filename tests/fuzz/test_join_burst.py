@@ -3,10 +3,10 @@
 benchmarks/load.py starts 2,000 seats at once (500 matches, three bot processes): some Play
 streams end CANCELLED (or INTERNAL, grpc/grpc#36066 masking the status) before the referee
 reads their Join, several times in a row for the same seat; the referee's log shows those
-seats never joined (NO_SHOW after the join window). The SDK retries UNAVAILABLE and
-RESOURCE_EXHAUSTED as refused joins (8 times, backoff up to 5 s) but takes CANCELLED for a
-dropped stream: 5 rejoins with short pauses, then it gives up, and the match waits for its
-join window with a seat missing (0 to 3 seats of 2,000 per run, see docs/reliability.md).
+seats never joined (NO_SHOW after the join window). The SDK took CANCELLED for a dropped
+stream (5 rejoins with short pauses, then it gave up: 0 to 3 seats of 2,000 per run, see
+docs/reliability.md); it now retries a join refused as UNAVAILABLE, RESOURCE_EXHAUSTED,
+CANCELLED or INTERNAL before the referee answered it (6 times, backoff up to 2 s).
 
 Here a stand-in referee answers the first REFUSALS streams CANCELLED before reading anything,
 then plays a one-message match: Joined, MatchOver.
@@ -19,13 +19,12 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
-import pytest
 
 from client_sdk.bot import Bot, Request
-from client_sdk.runner import BotError, play
+from client_sdk.runner import play
 from kassen.v1 import referee_pb2 as pb
 
-#: More than the SDK's 5 rejoins, fewer than its 8 join retries.
+#: More than the SDK's 5 rejoins, as many as its 6 join retries.
 REFUSALS = 6
 
 
@@ -63,12 +62,6 @@ async def _refusing_referee(refusals: int) -> tuple[grpc.aio.Server, int, list[i
     return server, port, streams
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 15: the SDK retries a join refused as CANCELLED (a burst of joins) like "
-    "UNAVAILABLE; today it gives up after 5 rejoins",
-    raises=BotError,
-)
 def test_a_join_refused_as_cancelled_is_retried() -> None:
     async def scenario() -> pb.MatchOver:
         server, port, streams = await _refusing_referee(REFUSALS)
