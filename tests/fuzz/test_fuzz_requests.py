@@ -106,8 +106,14 @@ def test_create_match_with_fuzzed_requests(
             served.match_ids.append(created.match_id)
             watch.match_id = created.match_id
             spectator = asyncio.create_task(watch_until_over(stub, watch))
-            await play_out(stub, list(created.tickets), honest, PLAY_OUT_S)
+            overs = await play_out(stub, list(created.tickets), honest, PLAY_OUT_S)
             summary = await wait_finished(stub, created.match_id, PLAY_OUT_S)
+            for seat, over in zip(summary.result.seats, overs, strict=True):
+                if over is None:  # refused: the match ended before this seat's join
+                    event("a seat joined after its match had ended")
+                    assert seat.reason == pb.RESULT_REASON_NO_SHOW, summary.result
+                else:
+                    assert over.reason == summary.result.reason, (over, summary.result)
             served.old_tickets.extend(created.tickets)
             await spectator
             await get_replay(stub, created.match_id, summary)
