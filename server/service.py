@@ -18,13 +18,14 @@ from games import InvalidConfig, UnknownGame, games
 from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
 from server.limits import InvalidSetting, settings_from_request
+from server.match import Match
 from server.referee import Referee, TooManyMatches
 from server.replay import replay_record
 from server.results import Reason
 from server.seats import Receipt, RemoteSeat
 from server.settings import DEFAULT_MAX_DECISIONS, MAX_WATCH_DELAY_MS
 from server.spectators import watch
-from server.store import MAX_LIST, StoredMatch
+from server.store import MAX_LIST, StoredMatch, StoreUnavailable
 
 log = structlog.get_logger("kassen.service")
 Context = grpc.aio.ServicerContext[Any, Any]
@@ -223,8 +224,16 @@ class RefereeService(rpc.RefereeServicer):
             return "the organiser"
         return peer_host(context.peer())
 
+    async def find(self, match_id: str, context: Context) -> Match | StoredMatch | None:
+        """The match, in memory or stored; UNAVAILABLE when the store does not answer."""
+        try:
+            return await self.referee.find(match_id)
+        except StoreUnavailable as exc:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
+            raise  # not reached: abort raises
+
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.GetMatchResponse:
-        match = await self.referee.find(request.match_id)
+        match = await self.find(request.match_id, context)
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
         if isinstance(match, StoredMatch):
@@ -235,7 +244,10 @@ class RefereeService(rpc.RefereeServicer):
         self, request: pb.ListMatchesRequest, context: Context
     ) -> pb.ListMatchesResponse:
         limit = min(request.limit or 100, MAX_LIST)
-        newest = await self.referee.newest(limit)
+        try:
+            newest = await self.referee.newest(limit)
+        except StoreUnavailable as exc:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
         return pb.ListMatchesResponse(
             matches=[
                 m.summary_proto() if isinstance(m, StoredMatch) else m.summary() for m in newest
@@ -255,7 +267,7 @@ class RefereeService(rpc.RefereeServicer):
     async def Watch(
         self, request: pb.WatchRequest, context: Context
     ) -> AsyncIterator[pb.WatchResponse]:
-        match = await self.referee.find(request.match_id)
+        match = await self.find(request.match_id, context)
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
         if isinstance(match, StoredMatch):
@@ -275,7 +287,7 @@ class RefereeService(rpc.RefereeServicer):
     async def GetReplay(
         self, request: pb.GetReplayRequest, context: Context
     ) -> pb.GetReplayResponse:
-        match = await self.referee.find(request.match_id)
+        match = await self.find(request.match_id, context)
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
         if isinstance(match, StoredMatch):

@@ -52,6 +52,10 @@ class StoreError(RuntimeError):
     """The store cannot be opened (the message names it and why)."""
 
 
+class StoreUnavailable(RuntimeError):
+    """The store did not answer a query (the database is down): the call is UNAVAILABLE."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoredMatch:
     """A finished match as stored: the summary and replay record as anyone may see them while
@@ -160,16 +164,16 @@ class MatchStore:
         return None if row is None else _stored(row._mapping)
 
     def newest(self, limit: int) -> list[StoredMatch]:
-        """The ``limit`` most recently created matches, newest first."""
-        query = finished.select().order_by(finished.c.created_at.desc()).limit(limit)
+        """The ``limit`` most recently created matches, newest first (summaries only: their
+        replay records are not read)."""
+        columns = [c for c in finished.c if c.name != "replay_json"]
+        query = (
+            sa.select(*columns, sa.literal("").label("replay_json"))
+            .order_by(finished.c.created_at.desc())
+            .limit(limit)
+        )
         with self.engine.connect() as connection:
             return [_stored(row._mapping) for row in connection.execute(query)]
-
-    def count(self) -> int:
-        with self.engine.connect() as connection:
-            return int(
-                connection.execute(sa.select(sa.func.count()).select_from(finished)).scalar_one()
-            )
 
     def close(self) -> None:
         self.engine.dispose()
@@ -197,7 +201,6 @@ class Archive:
             ThreadPoolExecutor(1, thread_name_prefix="kassen-store") if store is not None else None
         )
         self._writer: asyncio.Task[None] | None = None
-        self.written = 0
 
     def put(self, record: StoredMatch) -> None:
         if self.store is None:
@@ -226,13 +229,19 @@ class Archive:
         pending = self._pending.get(match_id)
         if pending is not None:
             return pending
-        found: StoredMatch | None = await self._run(self.store.get, match_id)
+        try:
+            found: StoredMatch | None = await self._run(self.store.get, match_id)
+        except Exception as exc:
+            raise _unavailable(exc) from None
         return found
 
     async def newest(self, limit: int) -> list[StoredMatch]:
         if self.store is None:
             return []
-        stored = await self._run(self.store.newest, limit)
+        try:
+            stored: list[StoredMatch] = await self._run(self.store.newest, limit)
+        except Exception as exc:
+            raise _unavailable(exc) from None
         found = {r.match_id for r in stored}
         merged = stored + [r for r in self._pending.values() if r.match_id not in found]
         return sorted(merged, key=lambda r: r.created_at, reverse=True)[:limit]
@@ -251,7 +260,6 @@ class Archive:
             batch = list(self._pending.values())
             try:
                 await self._run(self.store.put if self.store else _nothing, batch)
-                self.written += len(batch)
             except Exception as exc:  # a database error must not stop the referee
                 log.error("store_write_failed", matches=len(batch), error=str(exc)[:300])
             for record in batch:
@@ -264,6 +272,11 @@ class Archive:
 
 def _nothing(records: Sequence[StoredMatch]) -> None:
     del records
+
+
+def _unavailable(exc: Exception) -> StoreUnavailable:
+    log.error("store_read_failed", error=str(exc)[:300])
+    return StoreUnavailable("the match store is not answering; try again later")
 
 
 def _logged(function: Any) -> Any:

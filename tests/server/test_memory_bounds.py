@@ -435,3 +435,32 @@ def test_a_store_that_cannot_be_opened_is_one_line(store: str, says: str) -> Non
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("kassen: error: --store: "), done.stderr
     assert says in lines[0] and "secret" not in lines[0]
+
+
+def test_a_store_that_stops_answering_is_unavailable(tmp_path: Path) -> None:
+    """GetMatch and ListMatches need the store for matches out of memory: when it fails they
+    answer UNAVAILABLE (not UNKNOWN with a traceback), and the referee goes on."""
+
+    async def scenario() -> list[tuple[grpc.StatusCode, str]]:
+        store = MatchStore.open(str(tmp_path / "store.sqlite"))
+        codes = []
+        async with (
+            running_server(store=store) as referee,
+            grpc.aio.insecure_channel(referee.address) as channel,
+        ):
+            with store.engine.begin() as connection:  # the database loses its table
+                connection.exec_driver_sql("DROP TABLE referee_matches_v1")
+            stub = rpc.RefereeStub(channel)
+            for call in (
+                stub.GetMatch(pb.GetMatchRequest(match_id="abc")),
+                stub.ListMatches(pb.ListMatchesRequest()),
+            ):
+                with pytest.raises(grpc.aio.AioRpcError) as caught:
+                    await call
+                codes.append((caught.value.code(), caught.value.details() or ""))
+            await stub.ListGames(pb.ListGamesRequest())
+        return codes
+
+    for code, details in run(scenario):
+        assert code == grpc.StatusCode.UNAVAILABLE
+        assert details == "the match store is not answering; try again later"
