@@ -151,7 +151,7 @@ def test_a_command_without_its_action_lists_the_actions() -> None:
     assert result.returncode == 2 and result.stdout == ""
     lines = result.stderr.splitlines()
     assert lines[0] == "kassen: error: kassen bot needs a command, one of:"
-    assert [line.split()[0] for line in lines[1:-1]] == ["run", "check"]
+    assert [line.split()[0] for line in lines[1:-1]] == ["run", "ladder", "check"]
 
 
 def test_help_exits_0_and_names_the_exit_codes() -> None:

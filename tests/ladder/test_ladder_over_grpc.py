@@ -217,3 +217,39 @@ async def registration_limits(engine: Engine) -> None:
         with pytest.raises(grpc.aio.AioRpcError) as denied:
             await stub.ListBots(lpb.ListBotsRequest())
         assert denied.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_a_reconnecting_bot_keeps_its_running_matches_within_its_concurrency(
+    database: str,
+) -> None:
+    run(reconnect_keeps_concurrency(connect(database)))
+
+
+async def reconnect_keeps_concurrency(engine: Engine) -> None:
+    slow = LadderSettings(
+        pools=(POOL,),
+        house_bots=SETTINGS.house_bots,
+        time_control=TimeControl(decision_ms=60_000, bank_ms=0),
+        join_timeout_ms=60_000,
+        tick_s=0.05,
+    )
+    async with (
+        running_ladder(engine, slow) as service,
+        grpc.aio.insecure_channel(service.referee.address) as channel,
+    ):
+        stub = lrpc.LadderStub(channel)
+        bot = await register(stub, "dropper")
+        first = stub.Seek(lpb.SeekRequest(concurrency=1), metadata=bearer(bot.token))
+        while True:
+            message = await asyncio.wait_for(first.read(), 30)
+            assert isinstance(message, lpb.SeekResponse)
+            if message.HasField("assignment"):
+                break
+        first.cancel()  # the stream drops; its match (not joined yet) is still running
+        second = stub.Seek(lpb.SeekRequest(concurrency=1), metadata=bearer(bot.token))
+        seeking = await asyncio.wait_for(second.read(), 30)
+        assert isinstance(seeking, lpb.SeekResponse) and seeking.HasField("seeking")
+        service.matchmaking_round()
+        with pytest.raises(asyncio.TimeoutError):  # no second match while the first runs
+            await asyncio.wait_for(second.read(), 1.0)
+        assert sum(bot.bot_id in r.seats for r in service.running.values()) == 1

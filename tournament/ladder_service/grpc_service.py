@@ -34,6 +34,9 @@ class LadderServicer(lrpc.LadderServicer):
         #: Registrations per client host: 5 at once, then one a minute (the organiser, with
         #: the admin token, is not limited).
         self.registrations = RateLimiter(burst=5, per_second=1 / 60)
+        #: Seek streams per bot: 10 at once, then one every 2 s (a reconnect loop without
+        #: backoff cannot keep the matchmaker busy).
+        self.seeks = RateLimiter(burst=10, per_second=0.5)
 
     # ------------------------------------------------------------------ bots
 
@@ -91,6 +94,12 @@ class LadderServicer(lrpc.LadderServicer):
         self, request: lpb.SeekRequest, context: Context
     ) -> AsyncIterator[lpb.SeekResponse]:
         bot = await self._bot(context)
+        if not self.seeks.allow(bot.id):
+            wait = math.ceil(self.seeks.retry_after(bot.id))
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"bot {bot.name} opens Seek streams too often: try again in {wait} s",
+            )
         try:
             async for message in self.service.seek(bot, request.concurrency or 1):
                 yield message

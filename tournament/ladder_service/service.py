@@ -219,8 +219,9 @@ class LadderService:
         concurrency = min(max(concurrency, 1), MAX_CONCURRENCY)
         previous = self.seekers.get(bot.id)
         seeker = Seeker(bot, concurrency, time.monotonic(), asyncio.Queue())
+        # Its matches still running count against its concurrency, also after a reconnect.
+        seeker.active = {m for m, running in self.running.items() if bot.id in running.seats}
         if previous is not None:
-            seeker.active = previous.active
             previous.outbox.put_nowait(None)
         self.seekers[bot.id] = seeker
         self._wake.set()
