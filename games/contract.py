@@ -61,14 +61,24 @@ class Event(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """The final result: scores per seat and the full ranking (best first), no ties."""
+    """The final result: scores per seat and the full ranking (best first).
+
+    Ties are broken by each game's rules, so places are not shared, except where the rules
+    make several seats win together: ``shared`` lists such groups (a Root coalition's two
+    winners, ruling RT23), each one consecutive in ``ranking``; its seats share the place of
+    the first of them.
+    """
 
     scores: tuple[int, ...]
     ranking: tuple[int, ...]
     tiebreak: Mapping[str, Any] = field(default_factory=dict)
+    shared: tuple[tuple[int, ...], ...] = ()
 
     def rank_of(self, seat: int) -> int:
-        """1-based finishing position of ``seat``."""
+        """1-based place of ``seat`` (seats of a ``shared`` group have the same place)."""
+        for group in self.shared:
+            if seat in group:
+                return min(self.ranking.index(s) for s in group) + 1
         return self.ranking.index(seat) + 1
 
 

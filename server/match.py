@@ -576,7 +576,8 @@ class Match:
 
     # ------------------------------------------------------------------ the end
 
-    def _ranking(self, reason: Reason) -> tuple[list[int], tuple[int, ...]]:
+    def _ranking(self, reason: Reason) -> tuple[dict[int, int], tuple[int, ...]]:
+        """Each seat's place (1 = best) and the scores."""
         outcome: Outcome | None = self.state.outcome()
         if outcome is None:
             adjudicate = getattr(self.state, "adjudicate", None)
@@ -584,13 +585,20 @@ class Match:
         if outcome is None:
             order = list(range(len(self.seats)))
             scores = tuple(0 for _ in self.seats)
+            shared: tuple[tuple[int, ...], ...] = ()
         else:
-            order, scores = list(outcome.ranking), outcome.scores
+            order, scores, shared = list(outcome.ranking), outcome.scores, outcome.shared
         # Seats that failed rank below every seat that did not (forfeit policy).
         ranked = [p for p in order if self.seats[p].failed is None] + [
             p for p in order if self.seats[p].failed is not None
         ]
-        return ranked, scores
+        places = {seat: position + 1 for position, seat in enumerate(ranked)}
+        # Seats that win together (a Root coalition) share their place, unless one failed.
+        for group in shared:
+            if all(self.seats[s].failed is None for s in group):
+                place = min(places[s] for s in group)
+                places.update({s: place for s in group})
+        return places, scores
 
     def _finish(self, reason: Reason) -> None:
         if self.result is not None:
@@ -602,15 +610,13 @@ class Match:
                 seat.close()
                 if seat.violation is not None and seat.failed is None:
                     seat.failed, seat.failure_detail = seat.violation
-        ranked, scores = self._ranking(reason)
+        places, scores = self._ranking(reason)
         results: list[SeatResult] = []
         for seat in self.seats:
             results.append(
                 SeatResult(
                     seat=seat.index,
-                    rank=0
-                    if reason in (Reason.VOIDED, Reason.ABORTED)
-                    else ranked.index(seat.index) + 1,
+                    rank=0 if reason in (Reason.VOIDED, Reason.ABORTED) else places[seat.index],
                     score=int(scores[seat.index]),
                     forfeited=seat.failed is not None,
                     reason=seat.failed or Reason.COMPLETED,

@@ -8,7 +8,6 @@ import io
 import json
 import math
 from dataclasses import dataclass
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from sqlalchemy.engine import Engine
 
 from tournament import storage
 from tournament.options import describe_options, options_note
-from tournament.ratings import EloTracker, Ladder, fit_ladder
+from tournament.ratings import EloTracker, Ladder, Placing, fit_ladder, pairwise_outcomes
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,9 +30,14 @@ class Summary:
     history: list[dict[str, float]]
 
 
-def rankings(records: list[storage.MatchRecord]) -> list[list[str]]:
-    """The finished, ranked matches (voided ones have no ranking and are left out)."""
-    return [r.ranking for r in records if r.status == "done" and len(r.ranking) >= 2]
+def rankings(records: list[storage.MatchRecord]) -> list[list[Placing]]:
+    """The finished, ranked matches (voided ones have no ranking and are left out); a place
+    shared by several bots (a Root coalition's winners) is a tuple of their names."""
+    return [
+        list(r.ranking)
+        for r in records
+        if r.status == "done" and sum(1 if isinstance(p, str) else len(p) for p in r.ranking) >= 2
+    ]
 
 
 def summarize(engine: Engine, tournament_id: str, ci: str | None = None) -> Summary:
@@ -52,11 +56,11 @@ def summarize(engine: Engine, tournament_id: str, ci: str | None = None) -> Summ
                 failures[seat.bot] = failures.get(seat.bot, 0) + 1
     pairs: dict[tuple[str, str], tuple[float, int]] = {}
     for ranking in ranked:
-        for better, worse in combinations(ranking, 2):
-            score, games = pairs.get((better, worse), (0.0, 0))
-            pairs[(better, worse)] = (score + 1, games + 1)
-            score, games = pairs.get((worse, better), (0.0, 0))
-            pairs[(worse, better)] = (score, games + 1)
+        for first, second, points in pairwise_outcomes(ranking):
+            score, games = pairs.get((first, second), (0.0, 0))
+            pairs[(first, second)] = (score + points, games + 1)
+            score, games = pairs.get((second, first), (0.0, 0))
+            pairs[(second, first)] = (score + 1 - points, games + 1)
     tracker = EloTracker()
     history: list[dict[str, float]] = []
     for ranking in ranked:

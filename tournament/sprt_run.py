@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from tournament.config import BotEntry, TournamentConfig
 from tournament.ratings import Sprt
@@ -20,14 +20,26 @@ from tournament.runner import play_on_referee
 from tournament.schedule import ScheduledMatch, block_seed, rotations
 
 
-def candidate_score(ranking: list[str], candidate: str, baseline: str) -> float | None:
-    """1 if the candidate finished above the baseline, 0 if below, None for a voided match."""
-    if candidate not in ranking or baseline not in ranking:
+def candidate_score(
+    ranking: Sequence[str | tuple[str, ...]], candidate: str, baseline: str
+) -> float | None:
+    """1 if the candidate finished above the baseline, 0 if below, 0.5 if they shared a place
+    (a Root coalition), None for a voided match."""
+    place = {bot: i for i, entry in enumerate(ranking) for bot in _bots(entry)}
+    if candidate not in place or baseline not in place:
         return None  # voided: no ranking
-    return 1.0 if ranking.index(candidate) < ranking.index(baseline) else 0.0
+    if place[candidate] == place[baseline]:
+        return 0.5
+    return 1.0 if place[candidate] < place[baseline] else 0.0
 
 
-def block_scores(rankings: list[list[str]], candidate: str, baseline: str) -> list[float]:
+def _bots(entry: str | tuple[str, ...]) -> tuple[str, ...]:
+    return (entry,) if isinstance(entry, str) else entry
+
+
+def block_scores(
+    rankings: Sequence[Sequence[str | tuple[str, ...]]], candidate: str, baseline: str
+) -> list[float]:
     """The candidate's score in every ranked match of one seed block (voided ones left out)."""
     scores = (candidate_score(ranking, candidate, baseline) for ranking in rankings)
     return [score for score in scores if score is not None]
@@ -49,7 +61,7 @@ async def run_sprt(
     async with running_server("127.0.0.1:0") as referee:
         gate = asyncio.Semaphore(config.concurrency)
 
-        async def one(spec: ScheduledMatch) -> list[str]:
+        async def one(spec: ScheduledMatch) -> list[str | tuple[str, ...]]:
             async with gate:
                 record, _ = await play_on_referee(referee, config, bots, spec)
                 return record.ranking if record.reason != "voided" else []

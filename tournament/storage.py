@@ -141,10 +141,13 @@ class MatchRecord:
     results: tuple[SeatRecord, ...] = ()
 
     @property
-    def ranking(self) -> list[str]:
-        """Bot names best first (rank 0 means voided: no ranking)."""
-        ranked = sorted((r for r in self.results if r.rank > 0), key=lambda r: r.rank)
-        return [r.bot for r in ranked]
+    def ranking(self) -> list[str | tuple[str, ...]]:
+        """Places best first, each a bot name or a tuple of the bots that share it (a Root
+        coalition's winners); empty for a voided match (rank 0: no ranking)."""
+        places: dict[int, list[str]] = {}
+        for r in sorted((r for r in self.results if r.rank > 0), key=lambda r: r.rank):
+            places.setdefault(r.rank, []).append(r.bot)
+        return [bots[0] if len(bots) == 1 else tuple(bots) for bots in places.values()]
 
 
 def with_driver(url: str) -> str:

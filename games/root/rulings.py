@@ -118,8 +118,9 @@ CORE_RULINGS: dict[str, str] = {
     "RT16, and tiebreak['winners'] lists both (the winner alone otherwise); "
     "tiebreak['coalition'] gives each seat's partner (-1 if none). Whoever wins, and in a "
     "game stopped by the decision limit (RT16, four seats), a Vagabond in a coalition is "
-    "ranked right after his partner. The tournament's ratings read the ranking only, so they "
-    "count the partner above the Vagabond (not a shared first place).",
+    "ranked right after his partner. When they win, Outcome.shared holds the two: both seats "
+    "get rank 1 in MatchOver (unless one of them failed), and ratings, head-to-head and the "
+    "SPRT count them as sharing first place (a draw between them).",
 }
 
 RULINGS: dict[str, str] = {

@@ -270,7 +270,8 @@ class RootState(GameState):
             tiebreak["dominance"] = tuple(p.dominance or "" for p in self.players)
             tiebreak["winners"] = winners
             tiebreak["coalition"] = self._coalitions()
-            return Outcome(totals, ranking, tiebreak)
+            shared = (winners,) if len(winners) > 1 else ()
+            return Outcome(totals, ranking, tiebreak, shared)
         # RT3: ties in total go to more games won, then the faster win, then the seat that did
         # not start game 1.
         fastest = [

@@ -9,12 +9,14 @@ set it yet."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import ClassVar
 
 import pytest
 
 from games.contract import GameConfig
+from games.policies.random_policy import RandomPolicy
 from games.root import dominance
 from games.root.game import GAME
 from games.root.rebuild import from_view
@@ -22,6 +24,10 @@ from games.root.state import RootState
 from games.root.vagabond import Vagabond
 from games.root.woodland import ALLIANCE, EYRIE, MARQUISE, VAGABOND
 from kassen.wire.root import ViewEncoder, view_from_proto, view_to_proto
+from server.clock import SeatClock
+from server.match import Match
+from server.seats import LocalSeat, Seat
+from server.settings import MatchSettings
 
 SEATING = (MARQUISE, EYRIE, ALLIANCE, VAGABOND)
 M, E, A, V = range(4)
@@ -112,6 +118,25 @@ def test_rt23_the_partner_wins_and_the_vagabond_wins_with_it() -> None:
     assert outcome.ranking == (E, V, M, A)
     assert outcome.tiebreak["winners"] == (E, V)
     assert outcome.tiebreak["coalition"] == (-1, -1, -1, E)
+    assert outcome.shared == ((E, V),)  # two winners share first place
+    assert [outcome.rank_of(s) for s in (E, V, M, A)] == [1, 1, 3, 4]
+
+
+def test_rt23_the_match_result_gives_both_coalition_winners_rank_1() -> None:
+    g = four((5, 3, 4, 12))
+    g.players[V].hand = ["dominance_fox"]
+    dominance.choose(g, V, ("coalition", "dominance_fox", E))
+    g.players[E].vp = 29
+    g.score(E, 1, "test")
+    g.resume()
+    settings = MatchSettings(game="root", config=g.config, seed=3)
+    seats: list[Seat] = [
+        LocalSeat(i, SeatClock(settings.time_control), RandomPolicy(i), f"bot{i}") for i in range(4)
+    ]
+    match = Match("coalition", GAME, settings, seats, None, state=g)
+    result = asyncio.run(match.run())
+    ranks = {r.seat: r.rank for r in result.seats}
+    assert [ranks[s] for s in (E, V, M, A)] == [1, 1, 3, 4]
 
 
 def test_rt23_another_winner_leaves_the_vagabond_ranked_after_his_partner() -> None:
@@ -125,6 +150,7 @@ def test_rt23_another_winner_leaves_the_vagabond_ranked_after_his_partner() -> N
     assert outcome is not None
     assert outcome.ranking == (M, A, E, V)
     assert outcome.tiebreak["winners"] == (M,)
+    assert outcome.shared == () and outcome.rank_of(V) == 4
 
 
 def test_rt16_a_stopped_four_player_game_is_ranked_by_vp_with_four_seats() -> None:
