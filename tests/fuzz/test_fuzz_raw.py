@@ -200,7 +200,8 @@ def test_a_flood_of_unasked_messages_keeps_memory_bounded(
                     ),
                     timeout=30,
                 )
-                asked, pending, flooder = await _who_is_asked(channel, list(created.tickets))
+                tickets = list(created.tickets)
+                asked, pending, flooder = await _who_is_asked(channel, tickets)
                 before = served.status_kib("VmHWM")
                 call: Any = channel.stream_stream("/kassen.v1.Referee/Play")(timeout=120)
                 join = pb.PlayRequest(join=pb.Join(ticket=flooder, bot_name="flood"))
@@ -218,7 +219,12 @@ def test_a_flood_of_unasked_messages_keeps_memory_bounded(
                 )
                 assert sent < FLOOD_MESSAGES, "the referee let the flood run to its end"
                 call.cancel()
-                await _play_on(asked, pending)
+                try:
+                    await _play_on(channel, asked, pending, tickets[1 - tickets.index(flooder)])
+                except AssertionError as error:
+                    raise AssertionError(
+                        f"{error}; the referee's log:\n{served.tail(40)}"
+                    ) from None
                 summary = await wait_finished(stub, created.match_id, 60)
                 flood = next(s for s in summary.result.seats if s.bot_name == "flood")
                 assert flood.reason in reasons, (sent, flood)
@@ -251,15 +257,25 @@ async def _who_is_asked(channel: Any, tickets: list[str]) -> tuple[Any, int, str
     return calls[asked], first.result(), tickets[1 - asked]
 
 
-async def _play_on(call: Any, pending: int) -> None:
-    """Answer option 0 to the open request, then to every request, until MatchOver."""
+async def _play_on(channel: Any, call: Any, pending: int, ticket: str) -> None:
+    """Answer option 0 to the open request, then to every request, until MatchOver; a stream
+    that ends first is rejoined, as the SDK does (seen once, under heavy load, in a 500-case
+    run: the asked seat's stream ended OK without MatchOver; docs/reliability.md)."""
     await call.write(pb.PlayRequest(answer=pb.Answer(request_id=pending)).SerializeToString())
-    async for raw in call:
-        response = pb.PlayResponse.FromString(raw)
-        which = response.WhichOneof("message")
-        if which == "decision":
-            answer = pb.Answer(request_id=response.decision.request_id)
-            await call.write(pb.PlayRequest(answer=answer).SerializeToString())
-        elif which == "match_over":
-            return
-    raise AssertionError("the asked seat's stream ended before MatchOver")
+    for _ in range(3):
+        try:
+            async for raw in call:
+                response = pb.PlayResponse.FromString(raw)
+                which = response.WhichOneof("message")
+                if which == "decision":
+                    answer = pb.Answer(request_id=response.decision.request_id)
+                    await call.write(pb.PlayRequest(answer=answer).SerializeToString())
+                elif which == "match_over":
+                    return
+        except grpc.aio.AioRpcError as error:
+            if error.code() == grpc.StatusCode.PERMISSION_DENIED:
+                return  # the match ended while this seat was away
+            raise
+        call = channel.stream_stream("/kassen.v1.Referee/Play")(timeout=120)
+        await call.write(pb.PlayRequest(join=pb.Join(ticket=ticket)).SerializeToString())
+    raise AssertionError("the asked seat's streams kept ending before MatchOver")
