@@ -12,8 +12,9 @@ created all of its matches, then play all four seats of each with the Python SDK
 option 0 or a seeded random option. So ``--matches`` matches are alive at once, and all their
 seats join in the same moment.
 
-Reported: completion (matches whose MatchOver says COMPLETED with no failed seat, out of
-``--matches``), matches/s and decisions/s over the play window (from the signal to play to the
+Reported: completion (matches whose MatchOver, as every one of its four bots received it in
+``on_match_over``, says COMPLETED with no failed seat, out of ``--matches``; SDK errors, also
+those raised after the bot had its result, are counted apart), matches/s and decisions/s over the play window (from the signal to play to the
 last MatchOver), decision turnaround p50/p99/max (from a bot's answer leaving it to the next
 DecisionRequest of the same match reaching its bot: referee work, transport and queueing under
 load, and the SDK's decoding), the referee's peak resident memory (VmHWM) and its CPU share of
@@ -179,6 +180,10 @@ def make_bot(kind: str, clock: MatchClock, turnarounds: list[float], seed: int) 
 
         def __init__(self) -> None:
             self.rng = random.Random(seed)
+            self.over: Any = None
+
+        def on_match_over(self, result: Any) -> None:
+            self.over = result
 
         def choose(self, request: Request) -> int:
             now = time.perf_counter()
@@ -201,6 +206,8 @@ class WorkerReport:
     turnarounds: list[float] = field(default_factory=list)
     cpu_s: float = 0.0
     reasons: dict[str, int] = field(default_factory=dict)
+    #: Bot errors raised by the SDK after the bot's on_match_over had the result.
+    errors_after_over: int = 0
 
 
 def worker(
@@ -253,7 +260,9 @@ async def _worker(
             return await play(played, address, ticket)
         except BotError as exc:
             report.errors.append(str(exc))
-            return None
+            if played.over is not None:  # the SDK failed after handing the bot its result
+                report.errors_after_over += 1
+            return played.over
 
     async def one_match(number: int, match_tickets: list[str]) -> None:
         clock = MatchClock()
@@ -366,7 +375,12 @@ def run(
         f"{matches / elapsed:.1f} matches/s, {decisions / elapsed:,.0f} decisions/s "
         f"({decisions:,} decisions); results {reasons}; failed seats "
         f"{sum(r.failed_seats for r in reports)}; bot errors {len(errors)}"
-        + (f" (first: {errors[0]})" if errors else "")
+        + (
+            f" ({sum(r.errors_after_over for r in reports)} after the bot had its MatchOver;"
+            f" first: {errors[0]})"
+            if errors
+            else ""
+        )
     )
     print(
         f"decision turnaround ({len(turnarounds):,} samples): p50 {p50:.1f} ms, "
