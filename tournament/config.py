@@ -9,6 +9,7 @@ A problem is a ``ConfigError`` with a one-line message.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import shlex
 import tempfile
 import tomllib
@@ -28,6 +29,7 @@ from tournament.config_schema import (
     MAX_FILE_BYTES,
     MAX_MATCHES,
     MAX_NAME_CHARS,
+    RUNNER,
     SECTIONS,
     config_fields,
     shown,
@@ -112,6 +114,9 @@ class TournamentConfig:
     #: tournament (and so resume) and every replay carry the pack they were played with.
     options: dict[str, str] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: ``[runner] ray`` / ``--ray``: run the matches on this Ray cluster ("" for local
+    #: processes). Where matches run changes no result, so resume may run them elsewhere.
+    ray: str = ""
 
     def __post_init__(self) -> None:
         if not self.variant:
@@ -341,6 +346,10 @@ def load_file(path: Path) -> TournamentConfig:
             )
             check_section(entry, "bots", f"{path}: {label}")
     values["bots"] = tuple(parse_bot(b) for b in entries)
+    runner = data.get("runner", {})
+    check_section(runner, "runner", f"{path}: [runner]")
+    if "ray" in runner:
+        values["ray"] = runner["ray"]
     try:
         return TournamentConfig(**values)
     except TypeError as exc:
@@ -357,6 +366,7 @@ def validate(config: TournamentConfig) -> None:
             raise ConfigError(f"{key} {problem}{flag}")
     for bot in config.bots:
         check_bot_entry(bot)
+    check_ray(config.ray)
     try:
         game = get_game(config.game)
         check_config(game, GameConfig(config.players, config.variant))
@@ -394,6 +404,20 @@ def validate(config: TournamentConfig) -> None:
     for bot in config.bots:
         check_bot(bot, config.game)
     check_output(Path(config.output))
+
+
+def check_ray(address: Any) -> None:
+    """``[runner] ray`` / ``--ray``: text naming a cluster, and Ray installed to reach it."""
+    if address == "":
+        return
+    problem = RUNNER["ray"].problem(address)
+    if problem:
+        raise ConfigError(f"ray {problem} (--ray)")
+    if importlib.util.find_spec("ray") is None:
+        raise ConfigError(
+            f"ray = {address!r} needs Ray: pip install 'kassen[ray]' (or leave it out to run "
+            "the matches in local processes)"
+        )
 
 
 def check_bot_entry(bot: BotEntry) -> None:

@@ -104,6 +104,13 @@ def _choice(choices: tuple[str, ...], flag: str) -> Setting:
 TOP: dict[str, Setting] = {
     "tournament": Setting("table"),
     "bots": Setting("array"),
+    "runner": Setting("table"),
+}
+
+#: ``[runner]``: where the matches run, not what they are. ``ray``: a Ray cluster (``auto``,
+#: ``local`` or an address; tournament/ray_pool.py) instead of local processes.
+RUNNER: dict[str, Setting] = {
+    "ray": _text(flag="--ray", low=1),
 }
 
 #: ``[tournament]``. A key of kind ``table`` is either a section of its own in ``SECTIONS``
@@ -160,6 +167,7 @@ SECTIONS: dict[str, dict[str, Setting]] = {
     "tournament.limits": LIMITS,
     "bots": BOT,
     "bots.limits": LIMITS,
+    "runner": RUNNER,
 }
 
 

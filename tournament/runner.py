@@ -155,6 +155,35 @@ def _run_batch(
     return _worker(*job)
 
 
+def _grpc_worker(
+    config_data: dict[str, object],
+    batch: list[ScheduledMatch],
+    replay_dir: str | None,
+    tournament_id: str,
+) -> list[Finished]:
+    """Runs where a Ray task runs: a batch with Python-class or command bots on an embedded
+    referee of its own (command bots are launched on that machine), two matches at a time."""
+    from server.app import running_server
+    from server.logs import configure
+
+    configure("error")
+    config = TournamentConfig.from_dict(dict(config_data))
+    bots = {b.name: b for b in config.bots}
+    directory = Path(replay_dir) if replay_dir else None
+
+    async def run_all() -> list[Finished]:
+        async with running_server("127.0.0.1:0", replay_dir=directory) as referee:
+            gate = asyncio.Semaphore(2)
+
+            async def one(spec: ScheduledMatch) -> Finished:
+                async with gate:
+                    return await play_on_referee(referee, config, bots, spec)
+
+            return list(await asyncio.gather(*(one(spec) for spec in batch)))
+
+    return asyncio.run(run_all())
+
+
 # ---------------------------------------------------------------------- the runner
 
 
@@ -173,8 +202,12 @@ class TournamentRunner:
         tournament_id: str,
         config: TournamentConfig,
         on_progress: Callable[[Progress], None] | None = None,
+        ray_address: str | None = None,
     ) -> None:
+        """``ray_address``: run the matches as Ray tasks on that cluster (``auto``,
+        ``local`` or an address; tournament/ray_pool.py) instead of local processes."""
         self.engine = engine
+        self.ray_address = ray_address
         self.id = tournament_id
         self.config = config
         self.bots = {b.name: b for b in config.bots}
@@ -241,7 +274,9 @@ class TournamentRunner:
         self._report()
         if not pending:
             return
-        if self.builtin_only:
+        if self.ray_address is not None:
+            self._run_on_ray(pending)
+        elif self.builtin_only:
             self._run_in_processes(pending)
         else:
             asyncio.run(self._run_over_grpc(pending))
@@ -269,6 +304,27 @@ class TournamentRunner:
     def _report(self) -> None:
         if self.on_progress is not None:
             self.on_progress(self.progress)
+
+    def _run_on_ray(self, pending: list[ScheduledMatch]) -> None:
+        """Every batch a Ray task (tournament/ray_pool.py); results come back here, the one
+        writer. Batches of up to 100 matches keep Ray's per-task cost (a few ms) small."""
+        from tournament import ray_pool
+
+        assert self.ray_address is not None
+        batch = max(1, min(100, len(pending) // 16 or 1))
+        config_data = self.config.to_dict()
+        replay_dir = str(self.replay_dir) if self.replay_dir else None
+        jobs = [
+            (config_data, pending[i : i + batch], replay_dir, self.id)
+            for i in range(0, len(pending), batch)
+        ]
+        function = _worker if self.builtin_only else _grpc_worker
+
+        def stored(finished_batch: list[Finished]) -> None:
+            for finished in finished_batch:
+                self._finished(finished)
+
+        ray_pool.run_batches(self.ray_address, function, jobs, stored)
 
     def _run_in_processes(self, pending: list[ScheduledMatch]) -> None:
         workers = self.config.concurrency

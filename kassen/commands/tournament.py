@@ -26,6 +26,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     resume.add_argument("id", help="tournament id")
     resume.add_argument("--db", default=None, help=f"database URL (default {DEFAULT_DATABASE})")
     resume.add_argument("--quiet", action="store_true", help="no progress bar")
+    _ray_flag(resume)
     resume.set_defaults(run=resume_tournament)
     from kassen.commands import sprt
 
@@ -53,6 +54,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     from kassen.commands import ladder as ladder_service
 
     ladder_service.add_actions(ladder_actions)
+
+
+def _ray_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ray",
+        default=None,
+        metavar="auto|local|ADDRESS",
+        help="run the matches as tasks on a Ray cluster: auto (the one this machine joined), "
+        "local (a private one for this run) or its address (needs pip install 'kassen[ray]'; "
+        "default: local processes)",
+    )
 
 
 def _settings_flags(parser: argparse.ArgumentParser) -> None:
@@ -102,6 +114,7 @@ def _settings_flags(parser: argparse.ArgumentParser) -> None:
         help="duplicate: one seed per block in every seating (default); fresh: a seed per match",
     )
     parser.add_argument("--concurrency", type=int, default=None, help="matches at once (default 2)")
+    _ray_flag(parser)
     parser.add_argument(
         "--decision-ms", type=int, default=None, help="free time per decision (default 1000)"
     )

@@ -57,6 +57,7 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
             bots=(config.bots + bots) if bots else None,
             replays=False if args.no_replays else None,
             options={**config.options, **flags} if flags else None,
+            ray=args.ray,
         )
         validate(config)
     except ConfigError as exc:  # one line, whatever text of the file it quotes
@@ -151,13 +152,14 @@ def resume_command(tournament_id: str, database: str) -> str:
 
 def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bool) -> int:
     from server.logs import configure
+    from tournament.ray_pool import RayUnavailable
     from tournament.reports import print_ladder, write_reports
 
     configure("warning", json=False)  # the progress bar and the ladder say what happens
 
     # The stored schedule is read before the first line is printed: a row that cannot be
     # read is then the only line (``database_failures``).
-    runner = TournamentRunner(engine, tournament_id, config)
+    runner = TournamentRunner(engine, tournament_id, config, ray_address=config.ray or None)
     hint = resume_command(tournament_id, config.database)
     seats = "solo" if config.solo else f"{config.players} players"
     print(
@@ -179,6 +181,9 @@ def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bo
             file=sys.stderr,
         )
         return 130
+    except RayUnavailable as exc:
+        print(f"kassen: {exc}; finished matches are stored. Resume with: {hint}", file=sys.stderr)
+        return FAILURE
     failed = f"cannot compute the ladder of {tournament_id} (its results are stored)"
     with numerical_failures(failed):
         folder = write_reports(engine, tournament_id, Path(config.output) / tournament_id)
@@ -201,7 +206,9 @@ def resume_tournament(args: argparse.Namespace) -> int:
     row = storage.load_tournament(engine, args.id)
     if row is None:
         raise UsageError(f"no tournament {args.id!r} in {url}")
-    config = TournamentConfig.from_dict(json.loads(row["config_json"])).with_overrides(database=url)
+    config = TournamentConfig.from_dict(json.loads(row["config_json"])).with_overrides(
+        database=url, ray=args.ray
+    )
     try:
         validate(config)
     except ConfigError as exc:

@@ -1,0 +1,203 @@
+"""Tournaments on a real Ray cluster (started here with ``ray start --head``), PostgreSQL as the
+store: every match stored once, also when a Ray worker is killed mid-run or the driver is.
+
+Marked ``ray``: they run in ``tox -e ray`` (which installs the extra), not in ``tox -e py311``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.tournament import postgres
+from tournament import storage
+
+pytestmark = pytest.mark.ray
+ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'kassen[ray]')")
+KASSEN = [sys.executable, "-m", "kassen"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """A one-machine Ray cluster of two CPUs; its address."""
+    port = free_port()
+    temp = tempfile.mkdtemp(prefix="kr")  # Ray's socket paths must stay short
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    subprocess.run(
+        [
+            "ray",
+            "start",
+            "--head",
+            f"--port={port}",
+            "--num-cpus=2",
+            f"--temp-dir={temp}",
+            "--include-dashboard=false",
+            "--disable-usage-stats",
+        ],
+        check=True,
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    try:
+        yield f"127.0.0.1:{port}"  # joined as "auto" (this machine's cluster) or by address
+    finally:
+        subprocess.run(["ray", "stop", "--force"], capture_output=True, env=env, timeout=120)
+
+
+def tournament(args: list[str]) -> subprocess.Popen[str]:
+    """``kassen tournament ...``; by address, Ray's token authentication (on by default for
+    local clusters since Ray 2.59) needs RAY_AUTH_MODE=token (the token is in ~/.ray)."""
+    return subprocess.Popen(
+        [*KASSEN, "tournament", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "RAY_AUTH_MODE": "token"},
+    )
+
+
+def stored(url: str) -> tuple[str, list[storage.MatchRecord]]:
+    engine = storage.connect(url)
+    tournament_id = storage.latest_tournament(engine)
+    assert tournament_id is not None
+    return tournament_id, storage.load_matches(engine, tournament_id)
+
+
+def ray_workers() -> list[int]:
+    """Pids of Ray worker processes running one of our batches now (Ray titles a busy
+    worker ``ray::<function>``)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                title = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+            except OSError:
+                continue
+            if title.startswith(b"ray::_worker"):
+                found.append(int(entry.name))
+    return found
+
+
+def test_a_tournament_on_ray_stores_every_match_once(cluster: str, tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 't.sqlite'}"
+    run = tournament(
+        [
+            "run",
+            "--bot",
+            "random",
+            "--bot",
+            "greedy",
+            "--games",
+            "60",
+            "--ray",
+            "auto",
+            "--db",
+            url,
+            "--quiet",
+            "--no-replays",
+            "--output",
+            str(tmp_path),
+        ]
+    )
+    _out, err = run.communicate(timeout=600)
+    assert run.returncode == 0, err
+    _, matches = stored(url)
+    assert len(matches) == 60 and all(m.status == "done" for m in matches)
+    assert len({m.idx for m in matches}) == 60
+
+
+def test_a_killed_ray_worker_loses_and_doubles_nothing(cluster: str, tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 't.sqlite'}"
+    run = tournament(
+        [
+            "run",
+            "--bot",
+            "random",
+            "--bot",
+            "greedy",
+            "--games",
+            "1600",
+            "--ray",
+            "auto",
+            "--db",
+            url,
+            "--quiet",
+            "--no-replays",
+            "--output",
+            str(tmp_path),
+        ]
+    )
+    killed = 0
+    deadline = time.monotonic() + 300
+    while not killed and time.monotonic() < deadline and run.poll() is None:
+        for pid in ray_workers():
+            os.kill(pid, signal.SIGKILL)
+            killed += 1
+            break
+        time.sleep(0.05)
+    _out, err = run.communicate(timeout=900)
+    assert killed == 1, "no busy Ray worker was seen to kill"
+    assert run.returncode == 0, err
+    _, matches = stored(url)
+    assert len(matches) == 1600 and all(m.status == "done" for m in matches)
+
+
+@pytest.mark.skipif(postgres.missing() is not None, reason=str(postgres.missing()))
+def test_resume_after_the_driver_is_killed_on_postgresql(cluster: str, tmp_path: Path) -> None:
+    with postgres.postgres_server() as url:
+        run = tournament(
+            [
+                "run",
+                "--bot",
+                "random",
+                "--bot",
+                "greedy",
+                "--games",
+                "1600",
+                "--ray",
+                cluster,
+                "--db",
+                url,
+                "--quiet",
+                "--no-replays",
+                "--output",
+                str(tmp_path),
+            ]
+        )
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:  # wait for some results, then kill the driver
+            time.sleep(0.5)
+            try:
+                _, matches = stored(url)
+            except Exception:
+                continue
+            if sum(m.status == "done" for m in matches) >= 100:
+                break
+        run.send_signal(signal.SIGKILL)
+        run.wait(60)
+        tournament_id, before = stored(url)
+        done_before = sum(m.status == "done" for m in before)
+        assert 0 < done_before < 1600
+        resume = tournament(["resume", tournament_id, "--db", url, "--ray", cluster, "--quiet"])
+        _out, err = resume.communicate(timeout=900)
+        assert resume.returncode == 0, err
+        _, after = stored(url)
+        assert len(after) == 1600 and all(m.status == "done" for m in after)
+        kept = {m.idx: m.results for m in before if m.status == "done"}
+        assert all(m.results == kept[m.idx] for m in after if m.idx in kept)  # not replayed
