@@ -16,6 +16,7 @@ from client_sdk.ladder import bearer, seek_and_play
 from kassen.v1 import ladder_pb2 as lpb
 from kassen.v1 import ladder_pb2_grpc as lrpc
 from server.settings import ServerSettings, TimeControl
+from tests.tournament import postgres
 from tournament.ladder_service import registry
 from tournament.ladder_service.app import running_ladder
 from tournament.ladder_service.service import HouseBot, LadderSettings, PoolKey
@@ -253,3 +254,108 @@ async def reconnect_keeps_concurrency(engine: Engine) -> None:
         with pytest.raises(asyncio.TimeoutError):  # no second match while the first runs
             await asyncio.wait_for(second.read(), 1.0)
         assert sum(bot.bot_id in r.seats for r in service.running.values()) == 1
+
+
+def test_the_organiser_pauses_revokes_and_reinstates_a_bot(database: str) -> None:
+    run(organiser_statuses(connect(database)))
+
+
+async def organiser_statuses(engine: Engine) -> None:
+    token = "organiser-token-for-tests-0123456789"
+    async with (
+        running_ladder(
+            engine, SETTINGS, server_settings=ServerSettings(admin_token=token)
+        ) as service,
+        grpc.aio.insecure_channel(service.referee.address) as channel,
+    ):
+        stub = lrpc.LadderStub(channel)
+        bot = await register(stub, "watched")
+        seek = stub.Seek(lpb.SeekRequest(), metadata=bearer(bot.token))
+        first = await asyncio.wait_for(seek.read(), 30)
+        assert isinstance(first, lpb.SeekResponse) and first.HasField("seeking")
+        with pytest.raises(grpc.aio.AioRpcError) as not_admin:
+            await stub.SetBotStatus(
+                lpb.SetBotStatusRequest(bot_id=bot.bot_id, status="paused"),
+                metadata=bearer(bot.token),
+            )
+        assert not_admin.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        paused = await stub.SetBotStatus(
+            lpb.SetBotStatusRequest(bot_id=bot.bot_id, status="paused", reason="too slow"),
+            metadata=bearer(token),
+        )
+        assert paused.bot.status == "paused" and paused.bot.status_reason == "too slow"
+        with pytest.raises(grpc.aio.AioRpcError) as ended:  # its Seek stream ends, saying why
+            while True:
+                await asyncio.wait_for(seek.read(), 30)
+        assert ended.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        assert "paused: too slow" in (ended.value.details() or "")
+        await stub.SetBotStatus(
+            lpb.SetBotStatusRequest(bot_id=bot.bot_id, status="active"), metadata=bearer(token)
+        )
+        again = stub.Seek(lpb.SeekRequest(), metadata=bearer(bot.token))
+        back = await asyncio.wait_for(again.read(), 30)
+        assert isinstance(back, lpb.SeekResponse) and back.HasField("seeking")
+        again.cancel()
+        await stub.SetBotStatus(
+            lpb.SetBotStatusRequest(bot_id=bot.bot_id, status="revoked", reason="cheating"),
+            metadata=bearer(token),
+        )
+        with pytest.raises(grpc.aio.AioRpcError) as revoked:
+            await stub.RotateToken(lpb.RotateTokenRequest(), metadata=bearer(bot.token))
+        assert revoked.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        assert "revoked: cheating" in (revoked.value.details() or "")
+        listed = await stub.GetLadder(lpb.GetLadderRequest(game="rumble-nation"))
+        assert bot.bot_id not in {row.bot_id for row in listed.rows}  # off the public ladder
+
+
+def test_a_restarted_ladder_carries_on_from_its_database(database: str) -> None:
+    engine = connect(database)
+    run(play_some(engine, "veteran", 3))
+    run(play_some(engine, "newcomer", 2))
+    run(check_standing(connect(database)))
+
+
+async def play_some(engine: Engine, name: str, matches: int) -> None:
+    async with running_ladder(engine, SETTINGS) as service:
+        async with grpc.aio.insecure_channel(service.referee.address) as channel:
+            bot = await register(lrpc.LadderStub(channel), name)
+        done = await seek_and_play(
+            lambda: RandomBot(1), service.referee.address, bot.token, max_matches=matches
+        )
+        assert len(done.results) == matches
+        async with grpc.aio.insecure_channel(service.referee.address) as channel:
+            await settled_ladder(lrpc.LadderStub(channel), bot.bot_id, matches)
+
+
+async def check_standing(engine: Engine) -> None:
+    async with (
+        running_ladder(engine, SETTINGS) as service,
+        grpc.aio.insecure_channel(service.referee.address) as channel,
+    ):
+        ladder = await lrpc.LadderStub(channel).GetLadder(
+            lpb.GetLadderRequest(game="rumble-nation")
+        )
+    games = {row.name: row.games for row in ladder.rows}
+    assert games["veteran"] == 3 and games["newcomer"] == 2
+    assert games["house-random"] == 5  # every rated result was read back at start
+
+
+@pytest.mark.skipif(postgres.missing() is not None, reason=str(postgres.missing()))
+def test_the_ladder_on_postgresql() -> None:
+    with postgres.postgres_server() as url:
+        engine = connect(url)
+        run(play_some(engine, "pg-bot", 2))
+        run(check_pg(connect(url)))
+
+
+async def check_pg(engine: Engine) -> None:
+    async with (
+        running_ladder(engine, SETTINGS) as service,
+        grpc.aio.insecure_channel(service.referee.address) as channel,
+    ):
+        ladder = await lrpc.LadderStub(channel).GetLadder(
+            lpb.GetLadderRequest(game="rumble-nation")
+        )
+    assert {row.name: row.games for row in ladder.rows}["pg-bot"] == 2
+    (match, *_) = registry.recent_matches(engine)
+    assert registry.replay_of(engine, match.id)
