@@ -56,6 +56,26 @@ async def settled_ladder(
     raise AssertionError(f"the ladder never showed {games} games of {bot_id}: {ladder}")
 
 
+#: A clock so slow that a match is still running (waiting for its bots) when the test looks.
+SLOW = LadderSettings(
+    pools=(POOL,),
+    house_bots=SETTINGS.house_bots,
+    time_control=TimeControl(decision_ms=60_000, bank_ms=0),
+    join_timeout_ms=60_000,
+    tick_s=0.05,
+)
+
+
+async def next_assignment(
+    seek: grpc.aio.UnaryStreamCall[lpb.SeekRequest, lpb.SeekResponse],
+) -> lpb.Assignment:
+    while True:
+        message = await asyncio.wait_for(seek.read(), 30)
+        assert isinstance(message, lpb.SeekResponse)
+        if message.HasField("assignment"):
+            return message.assignment
+
+
 def run(body: Coroutine[Any, Any, None]) -> None:
     asyncio.run(asyncio.wait_for(body, 180))
 
@@ -163,24 +183,14 @@ def test_stopping_the_service_voids_running_matches(database: str) -> None:
 
 
 async def stop_with_a_match_running(engine: Engine) -> None:
-    slow = LadderSettings(
-        pools=(POOL,),
-        house_bots=SETTINGS.house_bots,
-        time_control=TimeControl(decision_ms=60_000, bank_ms=0),
-        tick_s=0.05,
-    )
     async with (
-        running_ladder(engine, slow) as service,
+        running_ladder(engine, SLOW) as service,
         grpc.aio.insecure_channel(service.referee.address) as channel,
     ):
         stub = lrpc.LadderStub(channel)
         bot = await register(stub, "thinker")
         seek = stub.Seek(lpb.SeekRequest(), metadata=bearer(bot.token))
-        while True:  # joins nothing: its match waits for it (10 s join window)
-            message = await asyncio.wait_for(seek.read(), 30)
-            assert isinstance(message, lpb.SeekResponse)
-            if message.HasField("assignment"):
-                break
+        await next_assignment(seek)  # joins nothing: its match waits for it (60 s window)
         assert len(service.running) == 1
     (match,) = registry.recent_matches(engine)
     assert (match.status, match.reason) == ("voided", "ABORTED")
@@ -227,25 +237,14 @@ def test_a_reconnecting_bot_keeps_its_running_matches_within_its_concurrency(
 
 
 async def reconnect_keeps_concurrency(engine: Engine) -> None:
-    slow = LadderSettings(
-        pools=(POOL,),
-        house_bots=SETTINGS.house_bots,
-        time_control=TimeControl(decision_ms=60_000, bank_ms=0),
-        join_timeout_ms=60_000,
-        tick_s=0.05,
-    )
     async with (
-        running_ladder(engine, slow) as service,
+        running_ladder(engine, SLOW) as service,
         grpc.aio.insecure_channel(service.referee.address) as channel,
     ):
         stub = lrpc.LadderStub(channel)
         bot = await register(stub, "dropper")
         first = stub.Seek(lpb.SeekRequest(concurrency=1), metadata=bearer(bot.token))
-        while True:
-            message = await asyncio.wait_for(first.read(), 30)
-            assert isinstance(message, lpb.SeekResponse)
-            if message.HasField("assignment"):
-                break
+        await next_assignment(first)
         first.cancel()  # the stream drops; its match (not joined yet) is still running
         second = stub.Seek(lpb.SeekRequest(concurrency=1), metadata=bearer(bot.token))
         seeking = await asyncio.wait_for(second.read(), 30)

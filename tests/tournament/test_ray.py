@@ -72,6 +72,14 @@ def tournament(args: list[str]) -> subprocess.Popen[str]:
     )
 
 
+def run_on_ray(games: int, address: str, url: str, output: Path) -> subprocess.Popen[str]:
+    """A round-robin of random and greedy, ``games`` matches, on the Ray cluster."""
+    return tournament(
+        ["run", "--bot", "random", "--bot", "greedy", "--games", str(games), "--ray", address,
+         "--db", url, "--quiet", "--no-replays", "--output", str(output)]
+    )  # fmt: skip
+
+
 def stored(url: str) -> tuple[str, list[storage.MatchRecord]]:
     engine = storage.connect(url)
     tournament_id = storage.latest_tournament(engine)
@@ -96,25 +104,7 @@ def ray_workers() -> list[int]:
 
 def test_a_tournament_on_ray_stores_every_match_once(cluster: str, tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 't.sqlite'}"
-    run = tournament(
-        [
-            "run",
-            "--bot",
-            "random",
-            "--bot",
-            "greedy",
-            "--games",
-            "60",
-            "--ray",
-            "auto",
-            "--db",
-            url,
-            "--quiet",
-            "--no-replays",
-            "--output",
-            str(tmp_path),
-        ]
-    )
+    run = run_on_ray(60, "auto", url, tmp_path)
     _out, err = run.communicate(timeout=600)
     assert run.returncode == 0, err
     _, matches = stored(url)
@@ -124,25 +114,7 @@ def test_a_tournament_on_ray_stores_every_match_once(cluster: str, tmp_path: Pat
 
 def test_a_killed_ray_worker_loses_and_doubles_nothing(cluster: str, tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 't.sqlite'}"
-    run = tournament(
-        [
-            "run",
-            "--bot",
-            "random",
-            "--bot",
-            "greedy",
-            "--games",
-            "1600",
-            "--ray",
-            "auto",
-            "--db",
-            url,
-            "--quiet",
-            "--no-replays",
-            "--output",
-            str(tmp_path),
-        ]
-    )
+    run = run_on_ray(1600, "auto", url, tmp_path)
     killed = 0
     deadline = time.monotonic() + 300
     while not killed and time.monotonic() < deadline and run.poll() is None:
@@ -161,25 +133,7 @@ def test_a_killed_ray_worker_loses_and_doubles_nothing(cluster: str, tmp_path: P
 @pytest.mark.skipif(postgres.missing() is not None, reason=str(postgres.missing()))
 def test_resume_after_the_driver_is_killed_on_postgresql(cluster: str, tmp_path: Path) -> None:
     with postgres.postgres_server() as url:
-        run = tournament(
-            [
-                "run",
-                "--bot",
-                "random",
-                "--bot",
-                "greedy",
-                "--games",
-                "1600",
-                "--ray",
-                cluster,
-                "--db",
-                url,
-                "--quiet",
-                "--no-replays",
-                "--output",
-                str(tmp_path),
-            ]
-        )
+        run = run_on_ray(1600, cluster, url, tmp_path)
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:  # wait for some results, then kill the driver
             time.sleep(0.5)
