@@ -678,10 +678,11 @@ def test_rv12_capacity_removal_takes_his_own_tiles_first() -> None:
 
 
 def test_greedy_vagabond_beats_a_random_vagabond_among_random_players() -> None:
-    """The greedy Vagabond (quests, explores, aid; no pointless fights) scores at least 4 VP a
-    game more than a random one in the same four-player games (Autumn, 12 seeds) and wins more
-    often (measured: 21.8 VP and 5 wins against 13.0 VP and 1 win; before the Law's face-up
-    tracks, RV1, it won 8: exhausting a tea or coin now costs refreshes and cards)."""
+    """The greedy Vagabond (quests, explores, aid; no pointless fights; coalitions, RT22) scores
+    at least 3 VP a game more than a random one in the same four-player games (Autumn, 12 seeds)
+    and wins more often, a coalition's shared win counting (RT23). Measured: 16.9 VP and 5 wins
+    (7 coalitions, which freeze his VP) against 13.0 VP and 4 wins (1 alone); before the greedy
+    formed coalitions, 21.8 VP and 5 wins, all alone; before the Law's face-up tracks, RV1, 8."""
     from games.local import play_local
     from games.policies.random_policy import RandomPolicy
     from games.root import GAME
@@ -701,10 +702,10 @@ def test_greedy_vagabond_beats_a_random_vagabond_among_random_players() -> None:
             outcome = play_local(GAME, config, seed, bots).outcome()
             assert outcome is not None
             vp[greedy] += outcome.scores[seat]
-            wins[greedy] += outcome.ranking[0] == seat
+            wins[greedy] += seat in outcome.tiebreak["winners"]
     print(
         f"greedy Vagabond {vp[True] / 12:.1f} VP, {wins[True]}/12 wins; "
         f"random {vp[False] / 12:.1f} VP, {wins[False]}/12 wins"
     )
-    assert vp[True] >= vp[False] + 4 * 12
+    assert vp[True] >= vp[False] + 3 * 12
     assert wins[True] >= 4 and wins[True] > wins[False]

@@ -12,9 +12,11 @@ from collections.abc import Sequence
 
 from games.contract import Option
 from games.policies.base import DecisionContext
+from games.root.dominance import is_dominance
 from games.root.greedy import alliance, battle, cards, eyrie, marquise, moves, vagabond
 from games.root.greedy.turn import Scorer, Turn
 from games.root.view import RootView
+from games.root.woodland import VAGABOND
 
 #: Decision kind -> the rule that scores its options.
 SCORERS: dict[str, Scorer] = {
@@ -33,9 +35,20 @@ OVERRIDES: dict[tuple[str, str], Scorer] = {
 
 
 #: Dominance and coalition options (RT17, RT22) beside a faction's actions are left to the
-#: Daylight card windows (whose scorer never takes them either: the greedy plays for VP).
+#: Daylight card windows (whose scorer never takes them either: the greedy plays for VP), except
+#: for the Vagabond, who takes dominance cards and forms coalitions by ``vagabond.dominance_score``
+#: wherever they are offered.
 _DOMINANCE_VERBS = frozenset({"activate", "take", "coalition"})
 _LEFT_TO_WINDOWS = -1000.0
+
+
+def is_dominance_option(option: Option) -> bool:
+    """An ``activate``, ``take:<dominance>:<spent>`` or ``coalition`` option (RT17, RT20, RT22);
+    not the Vagabond's ``take`` of an item offered by Aid (``vagabond.aid_take``)."""
+    verb = option.value[0]
+    if verb == "take":
+        return len(option.value) == 3 and is_dominance(str(option.value[1]))
+    return verb in _DOMINANCE_VERBS
 
 
 def scores(turn: Turn, kind: str, options: Sequence[Option]) -> list[float]:
@@ -43,12 +56,19 @@ def scores(turn: Turn, kind: str, options: Sequence[Option]) -> list[float]:
     scorer = OVERRIDES.get((turn.me, kind)) or SCORERS.get(kind)
     if scorer is None:
         return [0.0] * len(options)
-    if not kind.startswith("cards.") and any(o.value[0] in _DOMINANCE_VERBS for o in options):
+    if turn.me == VAGABOND and any(is_dominance_option(o) for o in options):
         rest = iter(
-            float(v)
-            for v in scorer(turn, [o for o in options if o.value[0] not in _DOMINANCE_VERBS])
+            float(v) for v in scorer(turn, [o for o in options if not is_dominance_option(o)])
         )
-        return [_LEFT_TO_WINDOWS if o.value[0] in _DOMINANCE_VERBS else next(rest) for o in options]
+        return [
+            vagabond.dominance_score(turn, o) if is_dominance_option(o) else next(rest)
+            for o in options
+        ]
+    if not kind.startswith("cards.") and any(is_dominance_option(o) for o in options):
+        rest = iter(
+            float(v) for v in scorer(turn, [o for o in options if not is_dominance_option(o)])
+        )
+        return [_LEFT_TO_WINDOWS if is_dominance_option(o) else next(rest) for o in options]
     return [float(v) for v in scorer(turn, options)]
 
 
