@@ -13,6 +13,8 @@ def configure(level: str = "info", json: bool = True) -> None:
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
+        # ``log.exception(...)``: the traceback as text in the line, not ``exc_info: true``.
+        structlog.processors.format_exc_info,
     ]
     renderer: structlog.typing.Processor = (
         structlog.processors.JSONRenderer() if json else structlog.dev.ConsoleRenderer(colors=False)

@@ -184,12 +184,16 @@ class Match:
         for seat in remote:
             if seat.joined:
                 continue
+            # Every absent seat is named, also when the first one voids the match.
             if seat.exited.is_set():
                 code = seat.process.returncode if seat.process else None
                 detail = describe_exit(code, seat.stderr_tail)
-                self._fail(seat, Reason.BOT_CRASHED, f"before joining: {detail}")
+                self._fail(seat, Reason.BOT_CRASHED, f"before joining: {detail}", void=False)
             else:
-                self._fail(seat, Reason.NO_SHOW, f"did not join within {timeout:g} s")
+                self._fail(seat, Reason.NO_SHOW, f"did not join within {timeout:g} s", void=False)
+        absent = [seat.failed for seat in remote if seat.failed is not None]
+        if absent and self.settings.failure_policy is FailurePolicy.VOID:
+            raise MatchVoided(absent[0])
         if all(seat.failed is not None for seat in self.seats):
             raise MatchVoided("no seat joined")  # nobody played: nothing to rank
 
@@ -538,7 +542,9 @@ class Match:
                 self._fail(seat, Reason.BOT_CRASHED, item.detail)
                 return None
 
-    def _fail(self, seat: Seat, reason: Reason, detail: str) -> None:
+    def _fail(self, seat: Seat, reason: Reason, detail: str, void: bool = True) -> None:
+        """``seat`` failed; under the VOID policy the match ends here (unless ``void`` is
+        False: the caller marks several seats first, then voids)."""
         if seat.failed is not None:
             return
         seat.failed = reason
@@ -546,7 +552,7 @@ class Match:
         self.log.warning("seat_failed", seat=seat.index, reason=reason.value, detail=detail)
         if isinstance(seat, RemoteSeat):
             seat.open_request = None
-        if self.settings.failure_policy is FailurePolicy.VOID:
+        if void and self.settings.failure_policy is FailurePolicy.VOID:
             raise MatchVoided(reason)
 
     # ------------------------------------------------------------------ events and spectators

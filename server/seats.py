@@ -240,20 +240,26 @@ class RemoteSeat(Seat):
 
     async def take_over(self, stream: Writer) -> tuple[int, asyncio.Event]:
         """A (re)joined stream takes the seat over. A stream still holding it first hears a
-        ``displaced`` notice, so its bot can tell "replaced" from "dropped", then ends."""
-        previous = self._stream
-        if previous is not None:
-            notice = pb.PlayResponse(
-                notice=pb.Notice(
-                    code=DISPLACED,
-                    message="another stream joined with this seat's ticket and took the seat over",
+        ``displaced`` notice, so its bot can tell "replaced" from "dropped", then ends.
+
+        The notice and the switch happen under the write lock: the notice is the last message
+        the old stream gets (a request or MatchOver sent meanwhile waits, then goes to the new
+        stream), and of two rejoins at once only the first displaces the old stream.
+        """
+        async with self._write_lock:
+            previous = self._stream
+            if previous is not None:
+                notice = pb.PlayResponse(
+                    notice=pb.Notice(
+                        code=DISPLACED,
+                        message="another stream joined with this seat's ticket and took the seat "
+                        "over",
+                    )
                 )
-            )
-            # A stream whose bot stopped reading must not hold up the takeover.
-            with contextlib.suppress(Exception):
-                async with self._write_lock:
+                # A stream whose bot stopped reading must not hold up the takeover.
+                with contextlib.suppress(Exception):
                     await asyncio.wait_for(previous.write(notice), DISPLACE_WRITE_S)
-        return self.attach(stream)
+            return self.attach(stream)
 
     def attach(self, stream: Writer) -> tuple[int, asyncio.Event]:
         """A (re)joined stream takes over the seat; the previous stream's RPC is ended.
@@ -293,15 +299,15 @@ class RemoteSeat(Seat):
 
     async def send(self, message: pb.PlayResponse) -> None:
         """Write to the current stream (dropped while disconnected; a broken stream detaches)."""
-        stream = self._stream
-        if stream is None:
-            return
-        generation = self.stream_generation
-        try:
-            async with self._write_lock:
+        async with self._write_lock:
+            stream = self._stream  # read under the lock: a takeover may have just switched it
+            if stream is None:
+                return
+            generation = self.stream_generation
+            try:
                 await stream.write(message)
-        except Exception:  # the connection broke under us: the bot may rejoin
-            self.detach(generation)
+            except Exception:  # the connection broke under us: the bot may rejoin
+                self.detach(generation)
 
     def end_stream(self) -> None:
         """After MatchOver: the stream's RPC ends (the bot has heard everything)."""
