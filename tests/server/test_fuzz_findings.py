@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import json
 
-import pytest
 import structlog
 
 from games import GameConfig
@@ -40,13 +41,19 @@ def test_void_policy_names_every_seat_that_did_not_join() -> None:
     assert reasons == [Reason.COMPLETED, Reason.COMPLETED, Reason.NO_SHOW, Reason.NO_SHOW]
 
 
-def test_an_error_log_line_carries_its_traceback(capsys: pytest.CaptureFixture[str]) -> None:
-    configure("info")
+def test_an_error_log_line_carries_its_traceback() -> None:
+    before = structlog.get_config()
+    written = io.StringIO()
     try:
-        raise ZeroDivisionError("boom")
-    except ZeroDivisionError:
-        structlog.get_logger("test").exception("failed")
-    line = json.loads(capsys.readouterr().err.strip().splitlines()[-1])
+        with contextlib.redirect_stderr(written):
+            configure("info")  # its logger writes to the stderr of this moment: ``written``
+        try:
+            raise ZeroDivisionError("boom")
+        except ZeroDivisionError:
+            structlog.get_logger("test").exception("failed")
+    finally:
+        structlog.configure(**before)  # later tests in this process log as before
+    line = json.loads(written.getvalue().strip().splitlines()[-1])
     assert "Traceback" in line["exception"] and "ZeroDivisionError: boom" in line["exception"]
 
 
