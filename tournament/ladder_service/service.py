@@ -398,6 +398,7 @@ class LadderService:
             seeker = self.seekers.get(bot)
             if seeker is not None:
                 seeker.active.discard(match.id)
+        self._wake.set()  # its bots are free now: matchmaking need not wait for the refit
         pool = self.pools[running.pool]
         if rated:
             self._rate(pool, match.id, outcomes)
