@@ -238,13 +238,16 @@ class RemoteSeat(Seat):
     def joined(self) -> bool:
         return self.ever_joined.is_set()
 
-    async def take_over(self, stream: Writer) -> tuple[int, asyncio.Event]:
+    async def take_over(
+        self, stream: Writer, greeting: pb.PlayResponse | None = None
+    ) -> tuple[int, asyncio.Event]:
         """A (re)joined stream takes the seat over. A stream still holding it first hears a
         ``displaced`` notice, so its bot can tell "replaced" from "dropped", then ends.
 
-        The notice and the switch happen under the write lock: the notice is the last message
-        the old stream gets (a request or MatchOver sent meanwhile waits, then goes to the new
-        stream), and of two rejoins at once only the first displaces the old stream.
+        The notice, the switch and the new stream's ``greeting`` (its Joined) happen under the
+        write lock: the notice is the last message the old stream gets, Joined the first the new
+        one gets (a request or MatchOver sent meanwhile waits, then follows it), and of two
+        rejoins at once only the first displaces the old stream.
         """
         async with self._write_lock:
             previous = self._stream
@@ -259,7 +262,13 @@ class RemoteSeat(Seat):
                 # A stream whose bot stopped reading must not hold up the takeover.
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(previous.write(notice), DISPLACE_WRITE_S)
-            return self.attach(stream)
+            taken = self.attach(stream)
+            if greeting is not None and not self.closed:
+                try:
+                    await stream.write(greeting)
+                except Exception:  # the new stream broke at once: the bot may rejoin
+                    self.detach(taken[0])
+            return taken
 
     def attach(self, stream: Writer) -> tuple[int, asyncio.Event]:
         """A (re)joined stream takes over the seat; the previous stream's RPC is ended.

@@ -133,16 +133,6 @@ class RefereeService(rpc.RefereeServicer):
         match, seat = found
         if first.join.bot_name and not seat.bot_name:
             seat.bot_name = first.join.bot_name[:100]
-        generation, done = await seat.take_over(context)
-        if seat.closed:
-            # The match ended while this stream joined: it hears the result and ends, and
-            # the seat is never held by a stream nobody will close.
-            if match.result is not None:
-                with contextlib.suppress(Exception):
-                    over = pb.PlayResponse(match_over=match.result_proto())
-                    await asyncio.wait_for(context.write(over), LATE_JOIN_WRITE_S)
-            return
-        match.log.debug("seat_joined", seat=seat.index, generation=generation)
         joined = pb.Joined(
             match_id=match.id,
             seat=seat.index,
@@ -152,7 +142,17 @@ class RefereeService(rpc.RefereeServicer):
                 bank_ms=match.settings.time_control.bank_ms,
             ),
         )
-        await seat.send(pb.PlayResponse(joined=joined))
+        # Joined is written as the stream takes the seat: it is the stream's first message.
+        generation, done = await seat.take_over(context, pb.PlayResponse(joined=joined))
+        if seat.closed:
+            # The match ended while this stream joined: it hears the result and ends, and
+            # the seat is never held by a stream nobody will close.
+            if match.result is not None:
+                with contextlib.suppress(Exception):
+                    over = pb.PlayResponse(match_over=match.result_proto())
+                    await asyncio.wait_for(context.write(over), LATE_JOIN_WRITE_S)
+            return
+        match.log.debug("seat_joined", seat=seat.index, generation=generation)
         reader = asyncio.get_running_loop().create_task(self._read(context, seat, generation))
         try:
             await done.wait()  # replaced by a rejoin, broken, MatchOver sent, or a flood

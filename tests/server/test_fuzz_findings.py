@@ -72,12 +72,13 @@ class Writer:
             await self.release.wait()
 
 
-def test_a_displaced_stream_gets_nothing_after_its_notice() -> None:
+def test_a_takeover_sends_the_notice_last_to_the_old_stream_and_joined_first_to_the_new() -> None:
     async def scenario() -> tuple[list[pb.PlayResponse], list[pb.PlayResponse]]:
         seat = RemoteSeat(0, SeatClock(TimeControl()), "rumble-nation")
         old, new = Writer(slow=True), Writer()
         seat.attach(old)
-        takeover = asyncio.ensure_future(seat.take_over(new))
+        joined = pb.PlayResponse(joined=pb.Joined(match_id="m"))
+        takeover = asyncio.ensure_future(seat.take_over(new, joined))
         await asyncio.sleep(0)  # the notice is being written to the old stream
         request = pb.PlayResponse(decision=pb.DecisionRequest(request_id=7))
         sending = asyncio.ensure_future(seat.send(request))
@@ -88,4 +89,6 @@ def test_a_displaced_stream_gets_nothing_after_its_notice() -> None:
 
     old, new = asyncio.run(scenario())
     assert [m.notice.code for m in old] == [DISPLACED]  # the notice is its last message
-    assert [m.decision.request_id for m in new] == [7]  # the request went to the new one
+    # The new stream hears Joined first, then the request that waited for the takeover.
+    assert [m.WhichOneof("message") for m in new] == ["joined", "decision"]
+    assert new[1].decision.request_id == 7
