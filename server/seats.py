@@ -240,7 +240,7 @@ class RemoteSeat(Seat):
 
     async def take_over(
         self, stream: Writer, greeting: pb.PlayResponse | None = None
-    ) -> tuple[int, asyncio.Event]:
+    ) -> tuple[int, asyncio.Event, bool]:
         """A (re)joined stream takes the seat over. A stream still holding it first hears a
         ``displaced`` notice, so its bot can tell "replaced" from "dropped", then ends.
 
@@ -248,6 +248,10 @@ class RemoteSeat(Seat):
         write lock: the notice is the last message the old stream gets, Joined the first the new
         one gets (a request or MatchOver sent meanwhile waits, then follows it), and of two
         rejoins at once only the first displaces the old stream.
+
+        Returns the stream's generation, the event that ends its RPC, and whether it took the
+        seat: False when the match already had its result (then the caller tells it the result;
+        a stream that took the seat hears MatchOver from the match itself).
         """
         async with self._write_lock:
             previous = self._stream
@@ -262,13 +266,14 @@ class RemoteSeat(Seat):
                 # A stream whose bot stopped reading must not hold up the takeover.
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(previous.write(notice), DISPLACE_WRITE_S)
-            taken = self.attach(stream)
-            if greeting is not None and not self.closed:
+            accepted = not self.closed
+            generation, done = self.attach(stream)
+            if greeting is not None and accepted:
                 try:
                     await stream.write(greeting)
                 except Exception:  # the new stream broke at once: the bot may rejoin
-                    self.detach(taken[0])
-            return taken
+                    self.detach(generation)
+            return generation, done, accepted
 
     def attach(self, stream: Writer) -> tuple[int, asyncio.Event]:
         """A (re)joined stream takes over the seat; the previous stream's RPC is ended.

@@ -143,10 +143,11 @@ class RefereeService(rpc.RefereeServicer):
             ),
         )
         # Joined is written as the stream takes the seat: it is the stream's first message.
-        generation, done = await seat.take_over(context, pb.PlayResponse(joined=joined))
-        if seat.closed:
-            # The match ended while this stream joined: it hears the result and ends, and
-            # the seat is never held by a stream nobody will close.
+        generation, done, accepted = await seat.take_over(context, pb.PlayResponse(joined=joined))
+        if not accepted:
+            # The match had ended when this stream joined: it hears the result and ends, and
+            # the seat is never held by a stream nobody will close. (A stream that took the
+            # seat hears MatchOver from the match, even if it ends right after.)
             if match.result is not None:
                 with contextlib.suppress(Exception):
                     over = pb.PlayResponse(match_over=match.result_proto())

@@ -84,7 +84,9 @@ def test_a_takeover_sends_the_notice_last_to_the_old_stream_and_joined_first_to_
         sending = asyncio.ensure_future(seat.send(request))
         await asyncio.sleep(0.01)
         old.release.set()
-        await asyncio.gather(takeover, sending)
+        _, _, accepted = await takeover
+        await sending
+        assert accepted
         return old.written, new.written
 
     old, new = asyncio.run(scenario())
