@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+import contextlib
+from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from server.settings import ServerSettings, TimeControl
 from tests.tournament import postgres
 from tournament.ladder_service import registry
 from tournament.ladder_service.app import running_ladder
-from tournament.ladder_service.service import HouseBot, LadderSettings, PoolKey
+from tournament.ladder_service.service import HouseBot, LadderService, LadderSettings, PoolKey
 from tournament.storage import connect
 
 POOL = PoolKey("rumble-nation", "base", 2)
@@ -76,6 +77,18 @@ async def next_assignment(
             return message.assignment
 
 
+@contextlib.asynccontextmanager
+async def ladder_stub(
+    engine: Engine, settings: LadderSettings = SETTINGS
+) -> AsyncIterator[tuple[LadderService, lrpc.LadderAsyncStub]]:
+    """A running ladder and a client of its Ladder service."""
+    async with (
+        running_ladder(engine, settings) as service,
+        grpc.aio.insecure_channel(service.referee.address) as channel,
+    ):
+        yield service, lrpc.LadderStub(channel)
+
+
 def run(body: Coroutine[Any, Any, None]) -> None:
     asyncio.run(asyncio.wait_for(body, 180))
 
@@ -117,11 +130,7 @@ def test_tokens_names_and_admin_refusals(database: str) -> None:
 
 
 async def tokens_names_and_refusals(engine: Engine) -> None:
-    async with (
-        running_ladder(engine, SETTINGS) as service,
-        grpc.aio.insecure_channel(service.referee.address) as channel,
-    ):
-        stub = lrpc.LadderStub(channel)
+    async with ladder_stub(engine) as (_service, stub):
         first = await register(stub, "alpha")
         listed = await stub.GetLadder(lpb.GetLadderRequest(game="rumble-nation"))
         (fresh,) = [row for row in listed.rows if row.bot_id == first.bot_id]
@@ -155,11 +164,7 @@ def test_a_bot_that_keeps_failing_is_paused_and_told_why(database: str) -> None:
 
 
 async def failing_bot_paused(engine: Engine) -> None:
-    async with (
-        running_ladder(engine, SETTINGS) as service,
-        grpc.aio.insecure_channel(service.referee.address) as channel,
-    ):
-        stub = lrpc.LadderStub(channel)
+    async with ladder_stub(engine) as (_service, stub):
         mute = await register(stub, "mute")
         # Seeks but never joins its matches: each one is a NO_SHOW.
         seek = stub.Seek(lpb.SeekRequest(concurrency=1), metadata=bearer(mute.token))
@@ -183,11 +188,7 @@ def test_stopping_the_service_voids_running_matches(database: str) -> None:
 
 
 async def stop_with_a_match_running(engine: Engine) -> None:
-    async with (
-        running_ladder(engine, SLOW) as service,
-        grpc.aio.insecure_channel(service.referee.address) as channel,
-    ):
-        stub = lrpc.LadderStub(channel)
+    async with ladder_stub(engine, SLOW) as (service, stub):
         bot = await register(stub, "thinker")
         seek = stub.Seek(lpb.SeekRequest(), metadata=bearer(bot.token))
         await next_assignment(seek)  # joins nothing: its match waits for it (60 s window)
@@ -237,11 +238,7 @@ def test_a_reconnecting_bot_keeps_its_running_matches_within_its_concurrency(
 
 
 async def reconnect_keeps_concurrency(engine: Engine) -> None:
-    async with (
-        running_ladder(engine, SLOW) as service,
-        grpc.aio.insecure_channel(service.referee.address) as channel,
-    ):
-        stub = lrpc.LadderStub(channel)
+    async with ladder_stub(engine, SLOW) as (service, stub):
         bot = await register(stub, "dropper")
         first = stub.Seek(lpb.SeekRequest(concurrency=1), metadata=bearer(bot.token))
         await next_assignment(first)
