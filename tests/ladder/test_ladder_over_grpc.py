@@ -355,3 +355,22 @@ async def check_pg(engine: Engine) -> None:
     assert {row.name: row.games for row in ladder.rows}["pg-bot"] == 2
     (match, *_) = registry.recent_matches(engine)
     assert registry.replay_of(engine, match.id)
+
+
+def test_an_assignment_carries_the_seed_commitment_never_the_seed(database: str) -> None:
+    run(assignment_keeps_chance_secret(connect(database)))
+
+
+async def assignment_keeps_chance_secret(engine: Engine) -> None:
+    async with ladder_stub(engine, SLOW) as (service, stub):
+        bot = await register(stub, "curious")
+        seek = stub.Seek(lpb.SeekRequest(), metadata=bearer(bot.token))
+        assignment = await next_assignment(seek)
+        match = service.referee.matches[assignment.match_id]
+        seed, salt = str(match.settings.seed), match.settings.salt
+        assert assignment.setup.seed_commitment == match.commitment
+        wire = assignment.SerializeToString()
+        assert seed.encode() not in wire and salt.encode() not in wire
+        public = await stub.GetLadder(lpb.GetLadderRequest(game="rumble-nation"))
+        assert seed.encode() not in public.SerializeToString()
+        seek.cancel()
