@@ -320,6 +320,15 @@ class GnomevilleState(GameState):
 
         return determinize(self, seat, seed)
 
+    @classmethod
+    def from_view(cls, view: Any, seed: int, pack: ContentPack | None = None) -> GnomevilleState:
+        """A playable state from a seat's view alone, its hidden part drawn from ``seed`` as
+        ``determinize(view.seat, seed)`` draws it (``rebuild.py``: a search bot outside the
+        referee plans on it). ``ValueError`` for a spectator's view or a finished game."""
+        from games.gnomeville.rebuild import from_view
+
+        return from_view(view, seed, pack)
+
     def adjudicate(self) -> Outcome:
         from games.gnomeville.scoring import adjudicate
 
