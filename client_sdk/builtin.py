@@ -11,7 +11,9 @@ from games.policies.base import DecisionContext, Policy
 
 
 class PolicyBot(Bot):
-    """Plays a built-in policy (``random`` or ``greedy``) over the wire."""
+    """Plays a built-in policy (``random``, ``greedy``, ``ismcts`` or an ``ismcts:...`` spec)
+    over the wire. The policy is given the decision's free time from the referee's clock
+    (``decision_ms``, not the bank) as its budget, and only the decoded observation."""
 
     def __init__(self, policy_name: str, seed: int | None = None) -> None:
         self.name = policy_name
@@ -22,8 +24,10 @@ class PolicyBot(Bot):
         if self._policy is None:
             self._policy = make_policy(self.name, request.game, self._seed)
         decision = Decision(request.seat, request.kind, request.options)
+        budget = request.decision_ms / 1000.0 if request.decision_ms > 0 else None
+        observation = request.observation
         return self._policy.choose(
-            DecisionContext(request.game, request.seat, decision, lambda: request.observation)
+            DecisionContext(request.game, request.seat, decision, lambda: observation, budget)
         )
 
 
@@ -37,4 +41,9 @@ class GreedyBot(PolicyBot):
         super().__init__("greedy", seed)
 
 
-BUNDLED = {"random": RandomBot, "greedy": GreedyBot}
+class IsmctsBot(PolicyBot):
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__("ismcts", seed)
+
+
+BUNDLED = {"random": RandomBot, "greedy": GreedyBot, "ismcts": IsmctsBot}

@@ -16,10 +16,13 @@ def play_local(
     policies: Sequence[Policy],
     on_events: Callable[[tuple[Event, ...]], None] | None = None,
     max_decisions: int = 100_000,
+    budget_s: float | None = None,
 ) -> GameState:
     """Play to the end (or ``max_decisions``) and return the final state.
 
     Simultaneous decisions are answered in seat order, which keeps the game reproducible.
+    ``budget_s``: the time each decision may take, told to the policies (a search stops
+    inside it); None: no clock.
     """
     state = game.new(config, seed)
     if on_events is not None:
@@ -30,7 +33,7 @@ def play_local(
             break
         for decision in pending:
             seat = decision.seat
-            ctx = DecisionContext(game.name, seat, decision, partial(state.observe, seat))
+            ctx = DecisionContext(game.name, seat, decision, partial(state.observe, seat), budget_s)
             events = state.apply(seat, policies[seat].choose(ctx))
             if on_events is not None:
                 on_events(events)

@@ -20,6 +20,9 @@ from typing import Any
 from games import GameConfig, InvalidConfig, UnknownGame, get_game
 from games.contract import Game, check_config
 from games.policies import POLICY_NAMES, UnknownPolicy, make_policy
+from games.policies.ismcts_params import NAME as ISMCTS
+from games.policies.ismcts_params import BadParams, from_mapping, is_spec
+from games.policies.registry import canonical, is_builtin
 from kassen import __version__
 from server.bot_box import DEFAULT_LIMITS, BoxLimits
 from server.chance import draw_seed
@@ -203,17 +206,19 @@ def check_section(found: Any, section: str, where: str) -> None:
 def parse_bot(entry: Any) -> BotEntry:
     """A bot from a TOML table or a command-line string.
 
-    Strings: ``random`` / ``greedy``; ``NAME=cmd:COMMAND``; ``NAME=module:Class``;
-    ``file.py:Class``. Tables: ``{name, builtin}``, ``{name, command}``, ``{name, python}``.
+    Strings: ``random`` / ``greedy`` / ``ismcts``; ``[NAME=]ismcts:KEY=VALUE,...`` (search
+    parameters); ``NAME=cmd:COMMAND``; ``NAME=module:Class``; ``file.py:Class``. Tables:
+    ``{name, builtin[, params]}``, ``{name, command}``, ``{name, python}``. An ismcts bot's
+    target is its canonical spec (``ismcts:c=0.5,seconds=1.0``): what is stored and run.
     """
     if isinstance(entry, str):
         name, sep, rest = entry.partition("=")
-        if not sep:
+        if not sep or is_spec(entry):
             name, rest = "", entry
         if rest.startswith("cmd:"):
             return BotEntry(name or rest[4:].split()[0], "command", rest[4:].strip())
-        if rest in POLICY_NAMES:
-            return BotEntry(name or rest, "builtin", rest)
+        if is_builtin(rest):
+            return BotEntry(name or rest, "builtin", _canonical(name or rest, rest))
         if ":" in rest:
             return BotEntry(name or rest.rpartition(":")[2], "python", rest)
         raise ConfigError(
@@ -232,14 +237,38 @@ def parse_bot(entry: Any) -> BotEntry:
         target = entry[kinds[0]]
         if not isinstance(target, str) or not target:
             raise ConfigError(f"bot {bot_name!r}: {kinds[0]} must be a non-empty string")
-        if kinds[0] == "builtin" and target not in POLICY_NAMES:
+        if kinds[0] == "builtin" and not is_builtin(target):
             raise ConfigError(f"bot {bot_name!r}: unknown built-in {target!r}")
+        if kinds[0] == "builtin":
+            target = _canonical(bot_name, target)
+        params = entry.get("params")
+        if params is not None:
+            check_section(params, "bots.params", f"bot {bot_name!r}: params")
+            if kinds[0] != "builtin" or not is_spec(target):
+                raise ConfigError(f"bot {bot_name!r}: params apply to builtin = {ISMCTS!r} only")
+            if target != ISMCTS:
+                raise ConfigError(
+                    f"bot {bot_name!r}: parameters both in builtin = {entry['builtin']!r} "
+                    "and in params: give them in params only"
+                )
+            try:
+                target = from_mapping(params).spec()
+            except BadParams as exc:
+                raise ConfigError(f"bot {bot_name!r}: params: {exc}") from None
         limits = entry.get("limits", {})
         check_section(limits, "bots.limits", f"bot {bot_name!r}: limits")
         if limits and kinds[0] != "command":
             raise ConfigError(f"bot {bot_name!r}: limits apply to command bots only")
         return BotEntry(bot_name, kinds[0], target, tuple(sorted(limits.items())))
     raise ConfigError(f"cannot read bot entry {entry!r}")
+
+
+def _canonical(name: str, spec: str) -> str:
+    """A built-in's canonical spec; ``ConfigError`` naming the bot and the bad parameter."""
+    try:
+        return canonical(spec)
+    except UnknownPolicy as exc:
+        raise ConfigError(f"bot {name!r}: {exc}") from None
 
 
 def option_value(key: str, value: Any, where: str) -> str:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.policies.ismcts_params import PARAMS
 from server.bot_box import LIMIT_KEYS, MAX_LIMIT
 from server.settings import MAX_DECISIONS_LIMIT, MAX_SEED, MAX_TIME_MS
 from tournament.options import DEALS, FORMATS
@@ -43,8 +44,8 @@ class Setting:
     command-line flag that sets it, named in errors so a user knows where to look."""
 
     kind: str
-    low: int | None = None
-    high: int | None = None
+    low: float | None = None
+    high: float | None = None
     choices: tuple[str, ...] = ()
     field: str = ""
     flag: str = ""
@@ -57,6 +58,14 @@ class Setting:
             return None if isinstance(value, list) else f"must be an array, not {shown(value)}"
         if self.kind == "bool":
             return None if isinstance(value, bool) else f"must be true or false, not {shown(value)}"
+        if self.kind == "float":
+            if not isinstance(value, int | float) or isinstance(value, bool) or value != value:
+                return f"must be a number, not {shown(value)}"
+            if self.low is not None and value < self.low:
+                return f"must be at least {self.low:g}, not {shown(value)}"
+            if self.high is not None and value > self.high:
+                return f"must be at most {self.high:g}, not {shown(value)}"
+            return None
         if self.kind == "int":
             if not isinstance(value, int) or isinstance(value, bool):
                 return f"must be a whole number, not {shown(value)}"
@@ -152,6 +161,14 @@ BOT: dict[str, Setting] = {
     "command": _text(low=1),
     "python": _text(low=1),
     "limits": Setting("table"),
+    "params": Setting("table"),
+}
+
+#: A ``[[bots]]`` entry's ``params`` (the ``ismcts`` built-in only): its search parameters,
+#: with their bounds, from games/policies/ismcts_params.py.
+BOT_PARAMS: dict[str, Setting] = {
+    key: Setting("str" if param.kind == "str" else param.kind, param.low, param.high, param.choices)
+    for key, param in PARAMS.items()
 }
 
 #: ``[tournament.limits]`` (every command bot) and a ``[[bots]]`` entry's ``limits`` (that
@@ -167,6 +184,7 @@ SECTIONS: dict[str, dict[str, Setting]] = {
     "tournament.limits": LIMITS,
     "bots": BOT,
     "bots.limits": LIMITS,
+    "bots.params": BOT_PARAMS,
     "runner": RUNNER,
 }
 

@@ -13,18 +13,28 @@ class DecisionContext:
 
     The observation is built only when a policy asks for it (``random`` never does), which
     keeps in-process tournaments fast.
+
+    ``budget_s``: the seconds this decision may take, from the referee's clock (the free time
+    per decision, not the bank), or None when nobody keeps a clock. A searching policy stops
+    well inside it (``games.policies.ismcts``); the others ignore it.
     """
 
-    __slots__ = ("_observation", "_observe", "decision", "game", "seat")
+    __slots__ = ("_observation", "_observe", "budget_s", "decision", "game", "seat")
 
     def __init__(
-        self, game: str, seat: int, decision: Decision, observe: Callable[[], Any]
+        self,
+        game: str,
+        seat: int,
+        decision: Decision,
+        observe: Callable[[], Any],
+        budget_s: float | None = None,
     ) -> None:
         self.game = game
         self.seat = seat
         self.decision = decision
         self._observe = observe
         self._observation: Any = None
+        self.budget_s = budget_s
 
     @property
     def observation(self) -> Any:

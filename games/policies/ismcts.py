@@ -1,0 +1,372 @@
+"""``ismcts``: information-set Monte Carlo tree search over determinizations, for every game.
+
+Single-observer ISMCTS (SO-ISMCTS, Cowling, Powley & Whitehouse 2012) with one tree per
+decision, shared by all seats:
+
+* every iteration rebuilds a playable state from the seat's own observation with the game's
+  ``from_view(view, seed)`` (the ``REBUILD`` table): what the seat cannot see (other hands,
+  hidden cards, future chance) is sampled there, so the search never reads hidden state and
+  plays the same in-process and over the wire;
+* nodes are keyed by the acting seat and the option's stable ``key``; an option legal in some
+  determinizations only is judged with its availability count (UCB over the times it was
+  offered, not over the parent's visits); each node's acting seat maximizes its own reward
+  (multi-player: "paranoid"-free, every seat for itself);
+* below the tree, a rollout by the ``random`` or ``greedy`` policy for at most ``depth``
+  decisions, then the finished game's outcome or the game's ``adjudicate()`` of the
+  unfinished position; a seat's reward is its place (1 for first, 0 for last, shared places
+  share) with a tenth for its score against the others';
+* simultaneous phases (Gnomeville's builds): only the searching seat's own decisions are in
+  the tree; the other seats' simultaneous decisions are played by the rollout policy. Each
+  seat thus searches its own build independently, against modelled opponents, and no node
+  ever depends on a choice its seat could not have seen.
+
+The search stops after ``iterations`` determinizations or ``seconds``, whichever first, and in
+any case inside the referee's clock (``DecisionContext.budget_s``: 80% of it less 20 ms, the
+rollout checks the time too). With ``seconds = 0`` and a clock that is not short it is
+reproducible from its seed. At most ``nodes`` nodes are kept (memory bound); the subtree of
+the option played is kept for the seat's next decision when that decision follows from it
+(the new observation is exactly the one the option leads to: the seat's own compound moves),
+otherwise the tree starts afresh.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import Any, cast
+
+from games.contract import Decision, GameState
+from games.policies.base import DecisionContext, Policy
+from games.policies.ismcts_params import IsmctsParams
+
+#: The share of the referee's per-decision time the search may use, and the margin kept.
+BUDGET_SHARE = 0.8
+BUDGET_MARGIN_S = 0.02
+#: Weight of the score against place in a seat's reward.
+SCORE_WEIGHT = 0.1
+#: The clock is read every this many rollout decisions.
+CLOCK_EVERY = 8
+
+Rebuild = Callable[[Any, int], GameState]
+Rollout = Callable[[GameState, Decision, random.Random], int]
+
+
+class NoRebuild(LookupError):
+    """The game has no ``from_view``: a search bot cannot rebuild positions from a view."""
+
+
+def rebuild_for(game: str) -> Rebuild:
+    """The game's ``from_view``: how a seat outside the referee rebuilds a position."""
+    if game == "rumble-nation":
+        from games.rumble_nation.state import RumbleNationState
+
+        return cast(Rebuild, RumbleNationState.from_view)
+    if game == "root":
+        from games.root.state import RootState
+
+        return cast(Rebuild, RootState.from_view)
+    if game == "gnomeville":
+        from games.gnomeville.state import GnomevilleState
+
+        method = getattr(GnomevilleState, "from_view", None)
+        if method is None:
+            try:
+                module = importlib.import_module("games.gnomeville.rebuild")
+            except ImportError:
+                module = None
+            method = getattr(module, "from_view", None)
+        if method is None:
+            raise NoRebuild(
+                "ismcts cannot play gnomeville yet: it needs GnomevilleState.from_view "
+                "(games/gnomeville/rebuild.py) to rebuild positions from a seat's view"
+            )
+        return cast(Rebuild, method)
+    raise NoRebuild(f"ismcts has no rebuild for {game}")
+
+
+def _greedy_policy(game: str, seed: int) -> Policy:
+    from games.policies.registry import make_policy
+
+    return make_policy("greedy", game, seed)
+
+
+def _rumble_greedy(state: GameState, decision: Decision, rng: random.Random) -> int:
+    """Rumble Nation's greedy choice on the determinized state itself (the policy would
+    rebuild the state from an observation first: the same choice, ten times slower)."""
+    from games.rumble_nation import greedy
+
+    options = decision.options
+    seat = decision.seat
+    if decision.kind == "daimyo_draft":
+        return min(
+            range(len(options)),
+            key=lambda i: greedy.DAIMYO_PREFERENCE.index(options[i].value[1]),
+        )
+    base = greedy.evaluate(state, seat)  # type: ignore[arg-type]
+    scores: list[float] = []
+    for index, option in enumerate(options):
+        what = option.value[0]
+        if what == "roll":
+            scores.append(base + greedy.ROLL_VALUE)
+        elif what == "reroll":
+            scores.append(base + greedy.REROLL_BELOW)
+        else:
+            trial = state.clone()
+            trial.apply(seat, index)
+            scores.append(greedy._best_completion(trial, seat, [greedy.SEARCH_BUDGET]))  # type: ignore[arg-type]
+    best = max(scores)
+    ties = [i for i, v in enumerate(scores) if v >= best - 1e-9]
+    return ties[0] if len(ties) == 1 else rng.choice(ties)
+
+
+def rollout_for(game: str, name: str, seed: int) -> Rollout:
+    """How rollouts choose: uniformly, or as the game's greedy bot would from the seat's view."""
+    if name == "random":
+        return lambda state, decision, rng: rng.randrange(len(decision.options))
+    if game == "rumble-nation":
+        return _rumble_greedy
+    policy = _greedy_policy(game, seed)
+
+    def greedy_choice(state: GameState, decision: Decision, rng: random.Random) -> int:
+        seat = decision.seat
+        return policy.choose(DecisionContext(game, seat, decision, lambda: state.observe(seat)))
+
+    return greedy_choice
+
+
+class Node:
+    """An information-set node: reached by ``seat`` playing the option ``key``."""
+
+    __slots__ = ("avail", "children", "key", "seat", "total", "visits")
+
+    def __init__(self, seat: int, key: str) -> None:
+        self.seat = seat
+        self.key = key
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+        self.children: dict[tuple[int, str], Node] = {}
+
+    def size(self) -> int:
+        count, todo = 0, [self]
+        while todo:
+            node = todo.pop()
+            count += 1
+            todo.extend(node.children.values())
+        return count
+
+
+def rewards(state: GameState) -> list[float]:
+    """Each seat's reward for a finished or adjudicated position, in [0, 1]."""
+    outcome = state.outcome() or state.adjudicate()
+    n = len(outcome.ranking)
+    if n == 1:
+        return [1.0]
+    scores = outcome.scores
+    low, high = min(scores), max(scores)
+    spread = high - low
+    result = []
+    for seat in range(n):
+        place = (n - outcome.rank_of(seat)) / (n - 1)
+        share = (scores[seat] - low) / spread if spread else 0.5
+        result.append((1 - SCORE_WEIGHT) * place + SCORE_WEIGHT * share)
+    return result
+
+
+class IsmctsPolicy:
+    """The search bot (see the module docstring)."""
+
+    def __init__(self, game: str, seed: int = 0, params: IsmctsParams | None = None) -> None:
+        self.game = game
+        self.params = params or IsmctsParams()
+        self._rng = random.Random(seed)
+        self._rebuild = rebuild_for(game)
+        self._rollout = rollout_for(game, self.params.rollout, seed)
+        self._fallback = _greedy_policy(game, seed)
+        self._kept: tuple[Node, Any] | None = None
+        #: What the last decision did (for tests and the docs): iterations, nodes, reused.
+        self.last: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ one decision
+
+    def choose(self, ctx: DecisionContext) -> int:
+        started = time.perf_counter()
+        decision = ctx.decision
+        if len(decision.options) == 1:
+            return 0
+        view = ctx.observation
+        seed = self._rng.getrandbits(63)
+        try:
+            self._rebuild(view, seed)
+        except ValueError:  # e.g. Rumble Nation's advanced draft: no position to rebuild yet
+            self._kept = None
+            return self._fallback.choose(ctx)
+        deadline = self._deadline(started, ctx.budget_s)
+        root = self._root(view)
+        reused = root.visits
+        iterations = self._search(root, view, decision, seed, deadline)
+        index = self._best(root, decision)
+        self._keep(root, view, decision, index, seed)
+        self.last = {
+            "iterations": iterations,
+            "nodes": root.size(),
+            "reused_visits": reused,
+            "seconds": time.perf_counter() - started,
+        }
+        if index is None:  # no iteration finished inside the clock
+            return self._fallback.choose(ctx)
+        return index
+
+    def _deadline(self, started: float, budget_s: float | None) -> float:
+        limit = self.params.seconds if self.params.seconds > 0 else math.inf
+        if budget_s is not None:
+            limit = min(limit, max(0.0, budget_s * BUDGET_SHARE - BUDGET_MARGIN_S))
+        return started + limit
+
+    def _root(self, view: Any) -> Node:
+        kept, self._kept = self._kept, None
+        if kept is not None and self.params.reuse and kept[1] == view:
+            return kept[0]
+        return Node(-1, "")
+
+    def _keep(
+        self, root: Node, view: Any, decision: Decision, index: int | None, seed: int
+    ) -> None:
+        """Keep the chosen option's subtree if the seat's next decision may follow from it:
+        the view that option leads to, when no chance or other seat comes between."""
+        if index is None or not self.params.reuse:
+            return
+        child = root.children.get((decision.seat, decision.options[index].key))
+        if child is None or not child.children:
+            return
+        state = self._rebuild(view, seed)
+        try:
+            state.apply(decision.seat, self._local_index(state, decision, index))
+        except (ValueError, LookupError):
+            return
+        if any(d.seat == decision.seat for d in state.pending()):
+            self._kept = (child, state.observe(decision.seat))
+
+    @staticmethod
+    def _local_index(state: GameState, decision: Decision, index: int) -> int:
+        key = decision.options[index].key
+        for d in state.pending():
+            if d.seat == decision.seat:
+                for i, option in enumerate(d.options):
+                    if option.key == key:
+                        return i
+        raise LookupError(key)
+
+    # ------------------------------------------------------------------ the search
+
+    def _search(self, root: Node, view: Any, decision: Decision, seed: int, deadline: float) -> int:
+        me = decision.seat
+        allowed = {option.key for option in decision.options}
+        rng = random.Random(seed)
+        nodes = root.size()
+        done = 0
+        for _ in range(self.params.iterations):
+            if time.perf_counter() >= deadline:
+                break
+            state = self._rebuild(view, rng.getrandbits(63))
+            nodes += self._iterate(root, state, me, allowed, rng, deadline, nodes)
+            done += 1
+        return done
+
+    def _iterate(
+        self,
+        root: Node,
+        state: GameState,
+        me: int,
+        allowed: set[str],
+        rng: random.Random,
+        deadline: float,
+        nodes: int,
+    ) -> int:
+        """One determinization: select, expand, roll out, back up. Returns nodes added."""
+        c = self.params.c
+        path: list[Node] = []
+        node = root
+        added = 0
+        steps = 0
+        while True:
+            pending = state.pending()
+            if not pending:
+                break
+            decision = next((d for d in pending if d.seat == me), pending[0])
+            if len(pending) > 1 and decision.seat != me:
+                # another seat's part of a simultaneous phase: the rollout policy plays it
+                state.apply(decision.seat, self._rollout(state, decision, rng))
+                steps += 1
+                continue
+            seat = decision.seat
+            legal = [
+                (i, option.key)
+                for i, option in enumerate(decision.options)
+                if node is not root or option.key in allowed
+            ]
+            if not legal:
+                break
+            untried = []
+            best, best_value = -1, -math.inf
+            for i, key in legal:
+                child = node.children.get((seat, key))
+                if child is None:
+                    untried.append((i, key))
+                    continue
+                child.avail += 1
+                if not untried:
+                    value = child.total / child.visits + c * math.sqrt(
+                        math.log(child.avail) / child.visits
+                    )
+                    if value > best_value:
+                        best, best_value = i, value
+            if untried:
+                if nodes + added >= self.params.nodes:
+                    break  # the tree is full: roll out from here
+                i, key = untried[rng.randrange(len(untried))]
+                child = Node(seat, key)
+                child.avail = 1
+                node.children[(seat, key)] = child
+                added += 1
+                path.append(child)
+                state.apply(seat, i)
+                break
+            node = node.children[(seat, decision.options[best].key)]
+            path.append(node)
+            state.apply(seat, best)
+        # rollout
+        limit = self.params.depth
+        rollout = self._rollout
+        while steps < limit:
+            pending = state.pending()
+            if not pending:
+                break
+            decision = pending[0]
+            state.apply(decision.seat, rollout(state, decision, rng))
+            steps += 1
+            if steps % CLOCK_EVERY == 0 and time.perf_counter() >= deadline:
+                break
+        reward = rewards(state)
+        root.visits += 1
+        for child in path:
+            child.visits += 1
+            child.total += reward[child.seat]
+        return added
+
+    @staticmethod
+    def _best(root: Node, decision: Decision) -> int | None:
+        """The most visited option at the root (ties: the better mean, then the first)."""
+        best: int | None = None
+        best_rank: tuple[int, float] = (0, -math.inf)
+        for i, option in enumerate(decision.options):
+            child = root.children.get((decision.seat, option.key))
+            if child is None or child.visits == 0:
+                continue
+            rank = (child.visits, child.total / child.visits)
+            if rank > best_rank:
+                best, best_rank = i, rank
+        return best
