@@ -47,6 +47,8 @@ BUDGET_SHARE = 0.8
 BUDGET_MARGIN_S = 0.02
 #: Weight of the score against place in a seat's reward.
 SCORE_WEIGHT = 0.1
+#: A solo score of this many points is worth a reward of 0.75.
+SOLO_SCALE = 50.0
 #: The clock is read every this many rollout decisions.
 CLOCK_EVERY = 8
 
@@ -163,8 +165,9 @@ def rewards(state: GameState) -> list[float]:
     """Each seat's reward for a finished or adjudicated position, in [0, 1]."""
     outcome = state.outcome() or state.adjudicate()
     n = len(outcome.ranking)
-    if n == 1:
-        return [1.0]
+    if n == 1:  # solo: the score alone, squashed into [0, 1]
+        score = outcome.scores[0]
+        return [0.5 + 0.5 * score / (abs(score) + SOLO_SCALE)]
     scores = outcome.scores
     low, high = min(scores), max(scores)
     spread = high - low

@@ -1,0 +1,92 @@
+"""The ``ismcts`` bot in a tournament (issue 18): its parameters from a ``[[bots]]`` entry's
+``params`` table or a ``--bot`` spec string, stored as one canonical spec, each bad value one
+line naming the parameter; and a small fixed-iteration tournament that runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kassen.cli import main
+from tests.tournament.test_config_validation import run_file
+from tournament.config import ConfigError, load_file, parse_bot
+
+TOURNAMENT = '[tournament]\ngame = "rumble-nation"\nseed = 1\n'
+
+
+def bots(params: str) -> str:
+    return (
+        '[[bots]]\nname = "g"\nbuiltin = "greedy"\n'
+        f'[[bots]]\nname = "search"\nbuiltin = "ismcts"\nparams = {params}\n'
+    )
+
+
+def test_a_params_table_becomes_the_canonical_spec(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(TOURNAMENT + bots('{seconds = 1, c = 0.5, rollout = "greedy"}'))
+    search = load_file(path).bots[1]
+    assert (search.kind, search.target) == ("builtin", "ismcts:seconds=1.0,c=0.5,rollout=greedy")
+
+
+def test_spec_strings_on_the_command_line() -> None:
+    assert parse_bot("ismcts").target == "ismcts"
+    named = parse_bot("fast=ismcts:iterations=50,c=0.70")
+    assert (named.name, named.target) == ("fast", "ismcts:iterations=50")
+    bare = parse_bot("ismcts:depth=20")
+    assert (bare.name, bare.kind, bare.target) == ("ismcts:depth=20", "builtin", "ismcts:depth=20")
+    with pytest.raises(ConfigError, match=r"^bot 'x': ismcts parameter c must be at most 10"):
+        parse_bot("x=ismcts:c=12")
+
+
+@pytest.mark.parametrize(
+    ("params", "named"),
+    [
+        ("{c = -1}", "c must be at least 0"),
+        ('{iterations = "many"}', "iterations must be a whole number"),
+        ("{iterations = 0}", "iterations must be at least 1"),
+        ('{rollout = "smart"}', "rollout must be one of random, greedy"),
+        ("{secnds = 1}", "unknown key secnds (did you mean seconds?)"),
+        ("{reuse = 1}", "reuse must be true or false"),
+    ],
+)
+def test_a_bad_parameter_is_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], params: str, named: str
+) -> None:
+    code, line = run_file(tmp_path, capsys, TOURNAMENT + bots(params))
+    assert code == 2
+    assert "'search'" in line and named in line, line
+
+
+def test_params_belong_to_ismcts_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = TOURNAMENT + '[[bots]]\nname = "g"\nbuiltin = "greedy"\nparams = {c = 1}\n'
+    text += '[[bots]]\nname = "r"\nbuiltin = "random"\n'
+    code, line = run_file(tmp_path, capsys, text)
+    assert code == 2 and "params apply to builtin = 'ismcts' only" in line
+
+
+def test_a_small_ismcts_tournament_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        [
+            "tournament",
+            "run",
+            "--bot",
+            "ismcts:iterations=20",
+            "--bot",
+            "random",
+            "--game",
+            "rumble-nation",
+            "--games",
+            "1",
+            "--seed",
+            "3",
+            "--concurrency",
+            "1",
+            "--db",
+            f"sqlite:///{tmp_path / 'k.sqlite'}",
+            "--output",
+            str(tmp_path / "out"),
+            "--quiet",
+        ]
+    )
+    assert code == 0, capsys.readouterr().err
