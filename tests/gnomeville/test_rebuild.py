@@ -24,12 +24,14 @@ import pytest
 from games.contract import GameConfig
 from games.gnomeville import GAME, GnomevilleState
 from games.gnomeville.content import load_pack
+from games.gnomeville.positions import decision_scenarios
 from games.gnomeville.view import GnomevilleView
 from kassen import wire
 from tests.conftest import Depth
 from tests.gnomeville.hidden_check import gnomeville_check, gnomeville_secret
 
-#: (players, variant, options): solo and 2-4 players, the three variants, the sides options.
+#: (players, variant, options): solo and 2-4 players, the three variants, the sides and towns
+#: options, turn by turn in some rounds.
 SETUPS = [
     (1, "standard", {}),
     (1, "turn-by-turn", {}),
@@ -39,6 +41,8 @@ SETUPS = [
     (3, "standard", {"sides": "back"}),
     (4, "standard", {}),
     (4, "master-build", {"sides": "choose"}),
+    (2, "standard", {"towns": "3,5", "turn_by_turn": "2,4"}),
+    (3, "master-build", {"towns": "2,1,4", "turn_by_turn": "all"}),
 ]
 #: Every this many answers of a random game (per player count), every seat's view is rebuilt.
 EVERY = {1: 1, 2: 2, 3: 3, 4: 4}
@@ -81,7 +85,7 @@ def play_on(g: GnomevilleState, seed: int) -> None:
 @pytest.mark.parametrize(
     ("players", "variant", "options"),
     SETUPS,
-    ids=[f"{p}-{v}-{'-'.join(o.values()) or 'default'}" for p, v, o in SETUPS],
+    ids=[f"{p}-{v}-{'-'.join(o.values()).replace(',', '') or 'default'}" for p, v, o in SETUPS],
 )
 def test_a_rebuilt_position_is_the_seats_own_sample(
     players: int, variant: str, options: dict[str, str], depth: Depth
@@ -145,6 +149,22 @@ def test_special_deliveries_in_the_score_phase_are_rebuilt() -> None:
         if found >= 3:
             break
     assert found >= 3
+
+
+def test_every_prepared_rare_decision_is_rebuilt() -> None:
+    """The conformance kit's positions (ability cards, activations, upgrades, troll spawns,
+    deliveries...): every seat's rebuilt position asks what the real one asks, every option
+    applies, and it plays on to the end."""
+    for name, g in decision_scenarios().items():
+        for seat in range(g.players):
+            view = remote(g.observe(seat))
+            rebuilt = GnomevilleState.from_view(view, seat)
+            assert rebuilt.observe(seat) == view, name
+            assert asked(rebuilt, seat) == asked(g, seat), name
+            for decision in rebuilt.pending():
+                for index in range(len(decision.options)):
+                    rebuilt.clone().apply(decision.seat, index)
+            play_on(rebuilt, seat)
 
 
 def test_the_view_is_the_only_input() -> None:
