@@ -48,8 +48,30 @@ def from_view(view: GnomevilleView, seed: int, pack: ContentPack | None = None) 
             f"from_view rebuilds a game in progress, not one in phase {view.phase!r} "
             "(no seat decides anything then)"
         )
-    g = _rebuild(view, seat, seed, pack if pack is not None else default_pack())
-    return g.determinize(seat, seed)
+    sample = _base(view, seat, pack if pack is not None else default_pack()).determinize(seat, seed)
+    sample.seed = seed
+    return sample
+
+
+#: The last positions rebuilt, before their hidden part is drawn: a search bot rebuilds the same
+#: view once per iteration with a new seed (``determinize`` copies them, never changes them).
+_BASES: dict[tuple[GnomevilleView, int], tuple[ContentPack, GnomevilleState]] = {}
+_KEEP = 8
+
+
+def _base(view: GnomevilleView, seat: int, pack: ContentPack) -> GnomevilleState:
+    try:
+        key = (view, id(pack))
+        kept = _BASES.get(key)
+    except TypeError:  # a view holding a list (built by hand): not kept
+        return _rebuild(view, seat, pack)
+    if kept is not None and kept[0] is pack:
+        return kept[1]
+    g = _rebuild(view, seat, pack)
+    while len(_BASES) >= _KEEP:
+        _BASES.pop(next(iter(_BASES)), None)
+    _BASES[key] = (pack, g)
+    return g
 
 
 # ---------------------------------------------------------------------- steps
@@ -149,7 +171,7 @@ def _find(index: dict[str, int], card: str, what: str) -> int:
     return found
 
 
-def _rebuild(view: GnomevilleView, seat: int, seed: int, pack: ContentPack) -> GnomevilleState:
+def _rebuild(view: GnomevilleView, seat: int, pack: ContentPack) -> GnomevilleState:
     """The position the view shows, its hidden part filled with any cards that fit (the
     caller draws it again)."""
     steps = [make_step(s) for s in view.steps]
@@ -162,7 +184,7 @@ def _rebuild(view: GnomevilleView, seat: int, seed: int, pack: ContentPack) -> G
     }
     g = GnomevilleState(
         GameConfig(view.players, "standard", options),
-        seed,  # what it deals is replaced or drawn again by determinize
+        0,  # what it deals is replaced or drawn again by determinize
         pack,
         frozenset(view.turn_by_turn_rounds),
         view.master_build,
