@@ -6,6 +6,7 @@ server refuses any address but loopback. With a certificate and key it speaks TL
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
@@ -16,6 +17,14 @@ from grpc_reflection.v1alpha import reflection
 
 from kassen.v1 import referee_pb2
 from server.auth import AdminTokenInterceptor, is_loopback
+from server.forwarding import (
+    OwnerService,
+    Router,
+    RoutingService,
+    WorkerSlot,
+    add_owner_service,
+    add_routing_service,
+)
 from server.referee import Referee
 from server.service import RefereeService, add_referee_service
 from server.settings import ServerSettings
@@ -36,18 +45,36 @@ class Unprotected(ValueError):
     """A referee without an organiser token asked to listen beyond loopback."""
 
 
-def build_server(referee: Referee, services: Sequence[AddServices] = ()) -> grpc.aio.Server:
-    """The referee's gRPC server; ``services`` add more services to it (the ladder's)."""
+def build_server(
+    referee: Referee,
+    services: Sequence[AddServices] = (),
+    router: Router | None = None,
+    owner: bool = False,
+) -> grpc.aio.Server:
+    """The referee's gRPC server; ``services`` add more services to it (the ladder's).
+
+    One worker of several (server/forwarding.py) has two: its share of the public port
+    (``router``: SO_REUSEPORT, other workers' matches forwarded) and its private socket
+    (``owner``: what the other workers forward to it). A single referee keeps SO_REUSEPORT
+    off, so a busy port is an error rather than a shared one.
+    """
     token = referee.settings.admin_token
     server = grpc.aio.server(
         interceptors=[AdminTokenInterceptor(token)] if token else [],
         options=[
             ("grpc.max_receive_message_length", referee.settings.max_message_bytes),
             ("grpc.max_concurrent_streams", 1000),
-            ("grpc.so_reuseport", 0),
+            ("grpc.so_reuseport", 1 if router is not None else 0),
         ],
     )
-    add_referee_service(RefereeService(referee), server)
+    if router is not None:
+        add_routing_service(RoutingService(RefereeService(referee), router), server)
+    elif owner:
+        servicer = OwnerService(referee)
+        add_referee_service(servicer, server)
+        add_owner_service(servicer, server)
+    else:
+        add_referee_service(RefereeService(referee), server)
     extra_names = [add(server, referee) for add in services]
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -71,6 +98,7 @@ async def running_server(
     settings: ServerSettings | None = None,
     store: MatchStore | None = None,
     services: Sequence[AddServices] = (),
+    worker: WorkerSlot | None = None,
 ) -> AsyncIterator[Referee]:
     """Run a referee on ``address`` (port 0: a free port) until the block exits.
 
@@ -78,6 +106,9 @@ async def running_server(
     for a non-loopback address without ``settings.admin_token``. ``store``: where finished
     matches go once memory lets them go (none: they are forgotten). On exit, running matches
     end ``ABORTED`` with every seat told, within ``settings.shutdown_grace_s``.
+
+    ``worker``: this referee is one of several sharing ``address`` (``kassen serve --workers``,
+    server/workers.py); it also listens on its private socket for the others' forwarding.
     """
     settings = settings or ServerSettings()
     host = address.rsplit(":", 1)[0]
@@ -86,8 +117,16 @@ async def running_server(
             f"{address} is not a loopback address: without an organiser token anyone who can"
             " reach it could create matches"
         )
-    referee = Referee(replay_dir=replay_dir, settings=settings, store=store)
-    server = build_server(referee, services)
+    prefix = worker.prefix if worker is not None else ""
+    referee = Referee(replay_dir=replay_dir, settings=settings, store=store, id_prefix=prefix)
+    router = Router(worker, settings.max_message_bytes) if worker is not None else None
+    server = build_server(referee, services, router=router)
+    servers = [server]
+    if worker is not None:
+        private = build_server(referee, owner=True)
+        if private.add_insecure_port(worker.socket(worker.index)) == 0:
+            raise AddressInUse(f"cannot listen on {worker.socket(worker.index)}")
+        servers.append(private)
     try:
         port = _listen(server, address, settings)
     except RuntimeError as exc:
@@ -95,15 +134,18 @@ async def running_server(
     if port == 0:
         raise AddressInUse(f"cannot listen on {address}")
     referee.address = f"{host}:{port}"
-    await server.start()
-    health_servicer = server._kassen_health  # type: ignore[attr-defined]
-    await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-    await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+    for each in servers:
+        await each.start()
+        health_servicer = each._kassen_health  # type: ignore[attr-defined]
+        await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+        await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
     try:
         yield referee
     finally:
         await referee.shutdown()
-        await server.stop(grace=1.0)
+        await asyncio.gather(*(each.stop(grace=1.0) for each in servers))
+        if router is not None:
+            await router.close()
 
 
 def _listen(server: grpc.aio.Server, address: str, settings: ServerSettings) -> int:

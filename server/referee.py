@@ -71,8 +71,12 @@ class Referee:
         replay_dir: Path | None = None,
         settings: ServerSettings | None = None,
         store: MatchStore | None = None,
+        id_prefix: str = "",
     ) -> None:
         self.replay_dir = replay_dir
+        #: What starts every match id and seat ticket this referee hands out: one worker of
+        #: ``kassen serve --workers N`` names itself there (server/forwarding.py).
+        self.id_prefix = id_prefix
         self.settings = settings or ServerSettings()
         self.address = ""
         #: Matches alive and the few most recently finished, in order of creation.
@@ -159,9 +163,10 @@ class Referee:
                 tickets.append("")
             else:
                 remote = RemoteSeat(index, clock, settings.game)
+                remote.ticket = self.id_prefix + remote.ticket
                 seats.append(remote)
                 tickets.append(remote.ticket)
-        match_id = secrets.token_hex(6)
+        match_id = self.id_prefix + secrets.token_hex(6)
         match = match_class(
             match_id,
             game,

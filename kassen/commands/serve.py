@@ -4,7 +4,8 @@ With an organiser token (``--admin-token-file`` or ``KASSEN_ADMIN_TOKEN``) creat
 needs it; without one the referee listens on loopback only. ``--tls-cert``/``--tls-key``
 make it speak TLS only (docs/security.md). Finished matches are kept in ``--store`` (a SQLite
 file by default, PostgreSQL by URL); SIGINT/SIGTERM end running matches ``ABORTED``, every
-seat told, then stop.
+seat told, then stop. ``--workers N`` runs N referee processes on the one port
+(server/workers.py, server/forwarding.py).
 """
 
 from __future__ import annotations
@@ -32,11 +33,16 @@ from server.settings import (  # constants only; the server itself is imported b
 )
 
 if TYPE_CHECKING:
+    import asyncio
+
+    from server.forwarding import WorkerSlot
     from server.store import MatchStore
 
 #: Where finished matches go unless ``--store`` says otherwise (next to runs/replays).
 DEFAULT_STORE = "runs/referee.sqlite"
 NO_STORE = "none"
+#: The most referee processes ``--workers`` starts (server.forwarding.MAX_WORKERS).
+MAX_WORKERS = 64
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,6 +62,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help=f"where finished matches are kept for GetMatch, GetReplay and ListMatches: a SQLite"
         f" file, a database URL (postgresql://...), or {NO_STORE!r} to forget them once out of"
         f" memory (default {DEFAULT_STORE})",
+    )
+    serve.add_argument(
+        "--workers",
+        default="1",
+        metavar="N",
+        help=f"referee processes sharing the port, 1 to {MAX_WORKERS}: each match is played by"
+        " the process that created it, wherever its seats connect (default 1)",
     )
     serve.add_argument(
         "--log-level",
@@ -170,6 +183,17 @@ def _check_pair(cert: str, key: str) -> None:
         ) from None
 
 
+def workers_from(value: str) -> int:
+    """``--workers``: a whole number from 1 to ``MAX_WORKERS``, else a UsageError."""
+    try:
+        count = int(value)
+    except ValueError:
+        count = 0
+    if str(count) != value.strip() or not 1 <= count <= MAX_WORKERS:
+        raise UsageError(f"--workers must be a whole number from 1 to {MAX_WORKERS}, not {value!r}")
+    return count
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -178,13 +202,49 @@ def run(args: argparse.Namespace) -> int:
 
     if ":" not in args.address:
         raise UsageError(f"--address must be host:port, not {args.address!r}")
+    workers = workers_from(args.workers)
     settings = settings_from(args)
     store = _open_store(args.store)
     configure(args.log_level)
+    if workers > 1:
+        return _supervise(args, workers, settings, store)
     try:
         asyncio.run(_serve(args.address, Path(args.replays), settings, store, args.store))
     except (AddressInUse, Unprotected) as exc:
         raise UsageError(str(exc)) from None
+    return 0
+
+
+def _supervise(
+    args: argparse.Namespace, workers: int, settings: ServerSettings, store: MatchStore | None
+) -> int:
+    """``--workers N``: N referee processes; the store was opened (and made) here once."""
+    import asyncio
+    import sys
+
+    from server.app import AddressInUse
+    from server.store import shown
+    from server.workers import WorkerFailed, supervise
+
+    if store is not None:
+        store.close()
+    try:
+        asyncio.run(
+            supervise(
+                args.address,
+                workers,
+                args.replays,
+                settings,
+                args.store,
+                shown(args.store),
+                args.log_level,
+            )
+        )
+    except AddressInUse as exc:
+        raise UsageError(str(exc)) from None
+    except WorkerFailed as exc:
+        print(f"kassen: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -201,8 +261,16 @@ def _open_store(spec: str) -> MatchStore | None:
 
 
 async def _serve(
-    address: str, replays: Path, settings: ServerSettings, store: MatchStore | None, where: str
+    address: str,
+    replays: Path,
+    settings: ServerSettings,
+    store: MatchStore | None,
+    where: str,
+    worker: WorkerSlot | None = None,
 ) -> None:
+    """Serve until SIGINT/SIGTERM. A ``worker`` (server/workers.py) says ``ready`` on its
+    standard output instead of logging "serving", and also stops when its standard input
+    ends (its parent is gone)."""
     import asyncio
     import signal
 
@@ -217,8 +285,14 @@ async def _serve(
         loop.add_signal_handler(sig, stop.set)
     log = structlog.get_logger("kassen")
     async with running_server(
-        address, replay_dir=replays, settings=settings, store=store
+        address, replay_dir=replays, settings=settings, store=store, worker=worker
     ) as referee:
+        if worker is not None:
+            _watch_parent(loop, stop)
+            log.debug("worker_serving", worker=worker.index, address=referee.address)
+            print("ready", flush=True)
+            await stop.wait()
+            return
         if not settings.admin_token:
             log.warning("no organiser token: loopback only", address=referee.address)
         log.info(
@@ -231,3 +305,22 @@ async def _serve(
         )
         await stop.wait()
         log.info("stopping")
+
+
+def _watch_parent(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+    """Set ``stop`` when standard input ends: the parent of this worker is gone."""
+    import os
+    import sys
+
+    fd = sys.stdin.fileno()
+
+    def readable() -> None:
+        try:
+            gone = not os.read(fd, 4096)
+        except OSError:
+            gone = True
+        if gone:
+            loop.remove_reader(fd)
+            stop.set()
+
+    loop.add_reader(fd, readable)
