@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import queue
 import signal
 import socket
@@ -27,8 +28,9 @@ from kassen.cli import main
 from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
 from server.replay import verify_record
+from tests.certs import make_certs
 from tests.server.bots import Action, BotLog, FirstOptionBot, HoldBot, RejoinBot
-from tests.test_cli_serve import _env, _free_port
+from tests.test_cli_serve import TOKEN, _env, _free_port, kassen_all
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
@@ -252,6 +254,37 @@ def test_sigterm_aborts_the_matches_of_every_worker_and_exits_0(tmp_path: Path) 
     streams = [json.loads(line) for line in log if '"worker_streams"' in line]
     assert sorted(s["worker"] for s in streams) == [0, 1]
     assert sum(s["forwarded"] + s["own"] for s in streams) >= 8
+
+
+def test_organiser_token_tls_and_launched_bots(tmp_path: Path) -> None:
+    """``kassen match --server`` against two workers over TLS with the organiser token: the
+    referee launches a ``kassen bot run`` seat, which connects to the public port."""
+    certs = make_certs(tmp_path)
+    token = tmp_path / "token"
+    token.write_text(TOKEN + "\n")
+    tls = ["--tls-cert", str(certs.cert), "--tls-key", str(certs.key), "--tls-ca", str(certs.ca)]
+    with workers(tmp_path, "--admin-token-file", str(token), *tls) as (_, address, log):
+        assert '"tls": true' in log[-1] and '"organiser_token": true' in log[-1]
+        bot = f"cmd:{sys.executable} -m kassen bot run greedy"
+        match = ["match", "rumble-nation", "--server", address, "--seat", "random"]
+        match += ["--seat", bot, "--admin-token-file", str(token), "--tls-ca", str(certs.ca)]
+        played = kassen_all([(match, None, ROOT)] * 3)
+        refused = kassen_all([(match[:-4], None, ROOT)])[0]  # no token, no CA
+    for each in played:
+        assert each.returncode == 0, each.stderr
+        assert "commitment verified" in each.stdout, each.stdout
+    assert refused.returncode != 0
+
+
+def test_a_worker_that_dies_stops_the_others_and_exit_1(tmp_path: Path) -> None:
+    with workers(tmp_path) as (process, _, log):
+        pids = json.loads(log[-1])["pids"]
+        os.kill(pids[0], signal.SIGKILL)
+        assert process.wait(timeout=30) == 1
+    assert any('"worker_died"' in line for line in log), log
+    assert log[-1].startswith("kassen: worker 0 ended on its own"), log[-1]
+    for pid in pids[1:]:  # the other worker has ended (and been waited for) too
+        assert not Path(f"/proc/{pid}").exists()
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "x", "1.5", "65", ""])
