@@ -142,7 +142,7 @@ def rollout_for(game: str, name: str, seed: int) -> Rollout:
 class Node:
     """An information-set node: reached by ``seat`` playing the option ``key``."""
 
-    __slots__ = ("avail", "children", "key", "seat", "total", "visits")
+    __slots__ = ("avail", "children", "key", "seat", "squares", "total", "visits")
 
     def __init__(self, seat: int, key: str) -> None:
         self.seat = seat
@@ -150,6 +150,7 @@ class Node:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+        self.squares = 0.0
         self.children: dict[tuple[int, str], Node] = {}
 
     def size(self) -> int:
@@ -208,10 +209,11 @@ class IsmctsPolicy:
             self._kept = None
             return self._fallback.choose(ctx)
         deadline = self._deadline(started, ctx.budget_s)
+        prior = self._fallback.choose(ctx) if self.params.trust > 0 else None
         root = self._root(view)
         reused = root.visits
         iterations = self._search(root, view, decision, seed, deadline)
-        index = self._best(root, decision)
+        index = self._best(root, decision, prior, self.params.trust)
         self._keep(root, view, decision, index, seed)
         self.last = {
             "iterations": iterations,
@@ -220,7 +222,7 @@ class IsmctsPolicy:
             "seconds": time.perf_counter() - started,
         }
         if index is None:  # no iteration finished inside the clock
-            return self._fallback.choose(ctx)
+            return prior if prior is not None else self._fallback.choose(ctx)
         return index
 
     def _deadline(self, started: float, budget_s: float | None) -> float:
@@ -358,11 +360,14 @@ class IsmctsPolicy:
         for child in path:
             child.visits += 1
             child.total += reward[child.seat]
+            child.squares += reward[child.seat] ** 2
         return added
 
     @staticmethod
-    def _best(root: Node, decision: Decision) -> int | None:
-        """The most visited option at the root (ties: the better mean, then the first)."""
+    def _best(root: Node, decision: Decision, prior: int | None, trust: float) -> int | None:
+        """The most visited option at the root (ties: the better mean, then the first); with
+        a ``prior`` (the greedy bot's choice), that one unless the search's choice has a
+        better mean reward by ``trust`` standard errors of the difference."""
         best: int | None = None
         best_rank: tuple[int, float] = (0, -math.inf)
         for i, option in enumerate(decision.options):
@@ -372,4 +377,20 @@ class IsmctsPolicy:
             rank = (child.visits, child.total / child.visits)
             if rank > best_rank:
                 best, best_rank = i, rank
-        return best
+        if prior is None or best is None or best == prior:
+            return best
+        chosen = root.children[(decision.seat, decision.options[best].key)]
+        greedy = root.children.get((decision.seat, decision.options[prior].key))
+        if greedy is None or greedy.visits < 2 or chosen.visits < 2:
+            return best
+        gain = chosen.total / chosen.visits - greedy.total / greedy.visits
+        error = math.sqrt(_variance(chosen) / chosen.visits + _variance(greedy) / greedy.visits)
+        return best if gain > trust * error else prior
+
+
+def _variance(node: Node) -> float:
+    """The sample variance of a node's rewards (a floor keeps one lucky streak from
+    counting as certainty)."""
+    mean = node.total / node.visits
+    spread = (node.squares - node.visits * mean * mean) / (node.visits - 1)
+    return max(spread, 0.01)

@@ -37,6 +37,12 @@ PARAMS: dict[str, Param] = {
     "depth": Param("int", 1, 100_000, help="rollout decisions before the position is adjudicated"),
     "nodes": Param("int", 100, 2_000_000, help="tree nodes kept at most (memory bound)"),
     "reuse": Param("bool", help="keep the subtree of the option played for the next decision"),
+    "trust": Param(
+        "float",
+        0.0,
+        10.0,
+        help="standard errors by which the search must beat the greedy bot's choice (0: never asks it)",
+    ),
 }
 
 
@@ -49,6 +55,7 @@ class IsmctsParams:
     depth: int = 60
     nodes: int = 50_000
     reuse: bool = True
+    trust: float = 1.0
 
     def spec(self) -> str:
         """The canonical spec string: the name, then every parameter that is not the default."""

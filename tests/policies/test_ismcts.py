@@ -239,13 +239,16 @@ def first_place_needed(games: int, alpha: float = 0.01) -> int:
 
 
 def test_ismcts_beats_random_at_rumble_nation(depth: Depth) -> None:
+    """The search alone (``trust=0``: it never defers to the greedy bot's choice), 60
+    determinizations a decision, seats alternating, fixed seeds: at least the number of first
+    places two equal bots reach with probability below 1% (14 of 16; 40 of 60 with --slow)."""
     games = depth(fast=16, slow=60)
     won = 0
     for number in range(games):
         seat = number % 2
         state = get_game("rumble-nation").new(GameConfig(2), 100 + number // 2)
         policies = [make_policy("random", "rumble-nation", 200 + number) for _ in range(2)]
-        policies[seat] = make_policy("ismcts:iterations=60", "rumble-nation", number)
+        policies[seat] = make_policy("ismcts:iterations=60,trust=0", "rumble-nation", number)
         play_until(state, "rumble-nation", policies, seat, 1000)
         outcome = state.outcome()
         assert outcome is not None
