@@ -24,6 +24,8 @@ from sqlalchemy.engine import Engine
 
 from games import get_game
 from games.policies import make_policy
+from games.policies.base import Budgeted, Policy
+from games.policies.ismcts_params import is_spec
 from server.clock import SeatClock
 from server.match import Match
 from server.referee import CommandBot, LocalBot, Referee
@@ -48,6 +50,13 @@ def policy_seed(match_seed: int, seat: int, bot: str) -> int:
     game move for move."""
     digest = hashlib.sha256(f"{match_seed}:{seat}:{bot}".encode()).digest()
     return int.from_bytes(digest[:4], "big")
+
+
+def builtin_policy(config: TournamentConfig, target: str, seed: int) -> Policy:
+    """A built-in bot for one seat; a search bot is told the clock's free time per decision
+    (``decision_ms``) as its budget."""
+    policy = make_policy(target, config.game, seed)
+    return Budgeted(policy, config.decision_ms / 1000.0) if is_spec(target) else policy
 
 
 def match_settings(config: TournamentConfig, spec: ScheduledMatch) -> MatchSettings:
@@ -114,7 +123,7 @@ async def play_builtin(
         LocalSeat(
             i,
             SeatClock(settings.time_control),
-            make_policy(bots[name].target, config.game, policy_seed(spec.seed, i, name)),
+            builtin_policy(config, bots[name].target, policy_seed(spec.seed, i, name)),
             name,
         )
         for i, name in enumerate(spec.seats)
@@ -385,7 +394,7 @@ async def play_on_referee(
         bot = bots[name]
         if bot.kind == "builtin":
             local[seat] = LocalBot(
-                make_policy(bot.target, config.game, policy_seed(spec.seed, seat, name)), name
+                builtin_policy(config, bot.target, policy_seed(spec.seed, seat, name)), name
             )
         elif bot.kind == "command":
             commands[seat] = CommandBot(

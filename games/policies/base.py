@@ -47,3 +47,18 @@ class Policy(Protocol):
     """Chooses an option index for each decision request."""
 
     def choose(self, ctx: DecisionContext) -> int: ...
+
+
+class Budgeted:
+    """A policy told the clock's free time per decision when its caller's context carries no
+    budget (an in-process referee that does not pass one yet): a search then stops inside the
+    clock instead of drawing on the bank."""
+
+    def __init__(self, policy: Policy, budget_s: float) -> None:
+        self.policy = policy
+        self.budget_s = budget_s
+
+    def choose(self, ctx: DecisionContext) -> int:
+        if ctx.budget_s is None:
+            ctx.budget_s = self.budget_s
+        return self.policy.choose(ctx)

@@ -4,13 +4,16 @@ line naming the parameter; and a small fixed-iteration tournament that runs."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
 from kassen.cli import main
 from tests.tournament.test_config_validation import run_file
-from tournament.config import ConfigError, load_file, parse_bot
+from tournament.config import BotEntry, ConfigError, TournamentConfig, load_file, parse_bot
+from tournament.runner import play_builtin
+from tournament.schedule import ScheduledMatch
 
 TOURNAMENT = '[tournament]\ngame = "rumble-nation"\nseed = 1\n'
 
@@ -90,3 +93,22 @@ def test_a_small_ismcts_tournament_runs(tmp_path: Path, capsys: pytest.CaptureFi
         ]
     )
     assert code == 0, capsys.readouterr().err
+
+
+def test_in_process_the_search_keeps_to_the_clock() -> None:
+    """No bank (any overrun forfeits) and 100 ms a decision: Root's default search (200
+    determinizations, far more than 100 ms) is told the budget and stops inside it."""
+    config = TournamentConfig(
+        game="root",
+        bots=(BotEntry("search", "builtin", "ismcts"), BotEntry("r", "builtin", "random")),
+        decision_ms=100,
+        bank_ms=0,
+        max_decisions=40,
+        seed=5,
+        secret_seed=False,
+    )
+    bots = {b.name: b for b in config.bots}
+    spec = ScheduledMatch(0, 0, 5, ("search", "r"))
+    record, seats = asyncio.run(play_builtin(config, bots, spec, None, "ismcts-clock"))
+    assert record.decisions == 40
+    assert not any(s.forfeited for s in seats), [(s.reason, s.detail) for s in seats]
