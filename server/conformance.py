@@ -8,7 +8,6 @@ Every check launches the bot as the referee launches any bot (``KASSEN_ADDRESS``
 from __future__ import annotations
 
 import asyncio
-import copy
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -86,7 +85,7 @@ class ProbeMatch(Match):
             and seat.clock.decisions >= PROBE_AFTER
         ):
             self.probed = True
-            stale = copy.deepcopy(seat.request)
+            stale = seat.last_request
             await seat.send(stale)
             await asyncio.sleep(0.3)  # time for a wrong answer to arrive, counted as duplicate
             seat.end_stream()

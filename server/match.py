@@ -23,6 +23,7 @@ from games.policies import RandomPolicy
 from games.policies.base import DecisionContext
 from kassen import wire
 from kassen.v1 import referee_pb2 as pb
+from kassen.wire import assemble
 from server.chance import commitment_of
 from server.replay import options_text, reveal_in_file, write_replay
 from server.results import MatchResult, Reason, SeatResult
@@ -431,22 +432,21 @@ class Match:
             return None
         return index
 
-    def _request(self, seat: RemoteSeat, decision: Decision) -> pb.PlayResponse:
-        """Rewrite the seat's request message for ``decision``."""
+    def _request(self, seat: RemoteSeat, decision: Decision) -> bytes:
+        """The seat's DecisionRequest for ``decision``, encoded: options and events were
+        encoded once, the observation is patched in place (kassen.wire.assemble)."""
         self.request_id += 1
         started = time.perf_counter()
-        message = seat.request
-        request = message.decision
-        request.request_id = self.request_id
-        request.kind = decision.kind
-        request.seat = decision.seat
-        del request.options[:]
-        request.options.extend(wire.options_to_proto(self.game.name, decision))
         seat.encoder.encode(self.state.observe(decision.seat))
-        request.clock.decision_ms = seat.clock.decision_ms
-        request.clock.bank_ms = max(0, int(seat.clock.bank_ms))
-        del request.events[:]
-        request.events.extend(seat.undelivered)
+        message = assemble.decision_message(
+            self.request_id,
+            decision,
+            assemble.options_field(self.game.name, decision),
+            seat.observation.SerializeToString(),
+            seat.clock.decision_ms,
+            max(0, int(seat.clock.bank_ms)),
+            seat.undelivered,
+        )
         seat.undelivered = []
         self.server_time_us.append(int((time.perf_counter() - started) * 1e6))
         return message
@@ -454,8 +454,9 @@ class Match:
     async def _decide_remote(self, seat: RemoteSeat, decision: Decision) -> int | None:
         message = self._request(seat, decision)
         self.asked.append((seat.index, decision.kind))
-        request_id = message.decision.request_id
-        seat.open_request = message
+        request_id = self.request_id
+        seat.open_request = seat.last_request = message
+        seat.open_request_id = request_id
         sent_on = seat.stream_generation  # before the write: a takeover during it re-sends
         # The clock starts before the write: a quick bot's answer can arrive before it returns.
         sent_at = time.monotonic()
@@ -564,7 +565,7 @@ class Match:
     def _route(self, events: tuple[Event, ...]) -> None:
         """Queue each event for the seats allowed to see it."""
         for event in events:
-            message = wire.event_to_proto(self.game, event)
+            message = assemble.event_bytes(wire.event_to_proto(self.game, event))
             if event.private_to is None:
                 for seat in self.seats:
                     if isinstance(seat, RemoteSeat):
@@ -655,8 +656,7 @@ class Match:
         result = self.result_proto()
         for seat in self.seats:
             if isinstance(seat, RemoteSeat):
-                over = pb.PlayResponse(match_over=result)
-                over.match_over.events.extend(seat.undelivered)
+                over = assemble.match_over_message(result, seat.undelivered)
                 seat.undelivered = []
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(seat.send(over), ANNOUNCE_WRITE_S)

@@ -201,18 +201,23 @@ class RemoteSeat(Seat):
         #: Set when the current stream's RPC should end (replaced, broken, or MatchOver sent).
         self._stream_done = asyncio.Event()
         self._write_lock = asyncio.Lock()
-        #: The open DecisionRequest, re-sent after a rejoin.
-        self.open_request: pb.PlayResponse | None = None
+        #: The open DecisionRequest (a whole PlayResponse, encoded), re-sent after a rejoin,
+        #: and its id.
+        self.open_request: bytes | None = None
+        self.open_request_id = 0
+        #: The last DecisionRequest written (the conformance kit re-sends it as a stale one).
+        self.last_request = b""
         self.last_answered_id = 0
         #: Answers repeating the previous one (ignored, counted for the conformance kit).
         self.duplicates = 0
-        #: Events not yet delivered; they travel with the next message to this seat.
-        self.undelivered: list[pb.Event] = []
-        #: One request message per seat, rewritten for each decision (it is serialized when
-        #: written, and a seat's next decision comes only after its answer to this one, also
-        #: in simultaneous phases, where each seat has at most one request in flight).
-        self.request = pb.PlayResponse()
-        self.encoder = ObservationEncoder(game, self.request.decision.observation)
+        #: Events not yet delivered, each encoded once (kassen.wire.assemble); they travel
+        #: with the next message to this seat.
+        self.undelivered: list[bytes] = []
+        #: The seat's observation, kept up to date in place for each decision (a seat's next
+        #: decision comes only after its answer to this one, also in simultaneous phases,
+        #: where each seat has at most one request in flight).
+        self.observation = pb.Observation()
+        self.encoder = ObservationEncoder(game, self.observation)
         self.process: asyncio.subprocess.Process | None = None
         #: Set when a launched bot process has exited (or could not start).
         self.exited = asyncio.Event()
@@ -311,8 +316,11 @@ class RemoteSeat(Seat):
             self._stream = None
             self._stream_done.set()
 
-    async def send(self, message: pb.PlayResponse) -> None:
-        """Write to the current stream (dropped while disconnected; a broken stream detaches)."""
+    async def send(self, message: pb.PlayResponse | bytes) -> None:
+        """Write to the current stream (dropped while disconnected; a broken stream detaches).
+
+        ``message``: a PlayResponse, or one already encoded (the Play stream's serializer
+        passes bytes through)."""
         async with self._write_lock:
             stream = self._stream  # read under the lock: a takeover may have just switched it
             if stream is None:
@@ -339,10 +347,11 @@ class RemoteSeat(Seat):
         self.closed = True
         self.inbox.close()
         self.open_request = None
+        self.last_request = b""
         self.undelivered = []
         self._pings.clear()
-        self.request = pb.PlayResponse()
-        self.encoder = ObservationEncoder(self._game, self.request.decision.observation)
+        self.observation = pb.Observation()
+        self.encoder = ObservationEncoder(self._game, self.observation)
         self.end_stream()
 
     # ------------------------------------------------------------------ what the bot sends
@@ -358,8 +367,7 @@ class RemoteSeat(Seat):
         which = message.WhichOneof("message")
         if which == "answer":
             answer = message.answer
-            request = self.open_request
-            open_id = request.decision.request_id if request is not None else 0
+            open_id = self.open_request_id if self.open_request is not None else 0
             if open_id and answer.request_id == open_id and self._queued_id != open_id:
                 self._queued_id = open_id
                 self.inbox.put_nowait(Incoming("answer", now, answer=answer))
@@ -443,7 +451,7 @@ class RemoteSeat(Seat):
 class Writer(Protocol):
     """The writing half of a Play stream (a grpc.aio servicer context)."""
 
-    async def write(self, message: pb.PlayResponse) -> None: ...
+    async def write(self, message: pb.PlayResponse | bytes) -> None: ...
 
 
 def describe_exit(returncode: int | None, stderr_tail: bytes) -> str:

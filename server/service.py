@@ -74,14 +74,20 @@ def refuse_unreadable(
     return guarded
 
 
+def serialize_play(message: pb.PlayResponse | bytes) -> bytes:
+    """A Play stream's message; the match writes its DecisionRequests already encoded
+    (kassen.wire.assemble), everything else is a PlayResponse."""
+    return message if isinstance(message, bytes) else message.SerializeToString()
+
+
 def add_referee_service(servicer: RefereeService, server: grpc.aio.Server) -> None:
     """Register the Referee service as ``add_RefereeServicer_to_server`` does, with request
     deserializers that turn bytes that are not a message into ``Unreadable``."""
-    handlers = {
+    handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         "Play": grpc.stream_stream_rpc_method_handler(
             servicer.Play,
             request_deserializer=lenient(pb.PlayRequest),
-            response_serializer=pb.PlayResponse.SerializeToString,
+            response_serializer=serialize_play,
         ),
         "Watch": grpc.unary_stream_rpc_method_handler(
             servicer.watch_checked,

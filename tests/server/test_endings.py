@@ -137,7 +137,9 @@ class Scripted:
         self.writing_match_over = asyncio.Event()
         self.release = asyncio.Event()
 
-    async def write(self, message: pb.PlayResponse) -> None:
+    async def write(self, message: pb.PlayResponse | bytes) -> None:
+        if isinstance(message, bytes):  # the match writes its requests encoded
+            message = pb.PlayResponse.FromString(message)
         which = message.WhichOneof("message")
         if which == "decision":
             answer = pb.Answer(request_id=message.decision.request_id)

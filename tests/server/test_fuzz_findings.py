@@ -66,7 +66,9 @@ class Writer:
         self.slow = slow
         self.release = asyncio.Event()
 
-    async def write(self, message: pb.PlayResponse) -> None:
+    async def write(self, message: pb.PlayResponse | bytes) -> None:
+        if isinstance(message, bytes):  # the match writes its requests encoded
+            message = pb.PlayResponse.FromString(message)
         self.written.append(message)
         if self.slow and message.HasField("notice"):
             await self.release.wait()

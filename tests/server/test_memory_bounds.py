@@ -193,7 +193,7 @@ def test_a_finished_match_lets_go_of_its_seats() -> None:
     for seat, ticket in zip(seats, tickets, strict=True):
         assert seat.inbox.closed and len(seat.inbox) == 0
         assert seat.open_request is None and not seat.undelivered
-        assert seat.request.ByteSize() == 0  # the last request (and its observation) is gone
+        assert seat.observation.ByteSize() == 0 and not seat.last_request  # request gone
         assert referee.seat_for(ticket) is None
 
 

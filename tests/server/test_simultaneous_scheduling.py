@@ -146,7 +146,9 @@ class FakeBot:
     def __post_init__(self) -> None:
         self.rng = random.Random(1000 + self.seat)
 
-    async def write(self, message: pb.PlayResponse) -> None:
+    async def write(self, message: pb.PlayResponse | bytes) -> None:
+        if isinstance(message, bytes):  # the match writes its requests encoded
+            message = pb.PlayResponse.FromString(message)
         if message.WhichOneof("message") != "decision":
             self.others.append(message)
             return
