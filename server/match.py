@@ -408,9 +408,15 @@ class Match:
         return self._fallbacks[decision.seat].choose(self._context(decision))
 
     def _context(self, decision: Decision) -> DecisionContext:
+        """What a policy is given; a local seat's budget is its clock's free time per
+        decision (a searching policy stops inside it; the fallback ignores it)."""
         state = self.state
         return DecisionContext(
-            self.game.name, decision.seat, decision, lambda: state.observe(decision.seat)
+            self.game.name,
+            decision.seat,
+            decision,
+            lambda: state.observe(decision.seat),
+            budget_s=self.seats[decision.seat].clock.decision_ms / 1000.0,
         )
 
     def _decide_local(self, seat: LocalSeat, decision: Decision) -> int | None:
