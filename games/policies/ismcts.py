@@ -16,9 +16,10 @@ decision, shared by all seats:
   unfinished position; a seat's reward is its place (1 for first, 0 for last, shared places
   share) with a tenth for its score against the others';
 * simultaneous phases (Gnomeville's builds): only the searching seat's own decisions are in
-  the tree; the other seats' simultaneous decisions are played by the rollout policy. Each
-  seat thus searches its own build independently, against modelled opponents, and no node
-  ever depends on a choice its seat could not have seen.
+  the tree; the other seats' decisions, from the first simultaneous phase a descent meets
+  (a seat left building alone included), are played by the rollout policy. Each seat thus
+  searches its own build independently, against modelled opponents, and no node ever depends
+  on a choice its seat could not have seen.
 
 The search stops after ``iterations`` determinizations or ``seconds``, whichever first, and in
 any case inside the referee's clock (``DecisionContext.budget_s``: 80% of it less 20 ms, the
@@ -297,13 +298,17 @@ class IsmctsPolicy:
         node = root
         added = 0
         steps = 0
+        together = False
         while True:
             pending = state.pending()
             if not pending:
                 break
             decision = next((d for d in pending if d.seat == me), pending[0])
-            if len(pending) > 1 and decision.seat != me:
-                # another seat's part of a simultaneous phase: the rollout policy plays it
+            together = together or len(pending) > 1
+            if together and decision.seat != me:
+                # another seat's part of a simultaneous phase (or of one after it, in this
+                # descent): the rollout policy plays it, so no node of that seat follows
+                # choices of the searching seat it could not have seen
                 state.apply(decision.seat, self._rollout(state, decision, rng))
                 steps += 1
                 continue
