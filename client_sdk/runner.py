@@ -89,9 +89,11 @@ async def _answer(bot: Bot, request: Request) -> int:
 
 
 class _Stream:
-    """What one stream got to: whether the referee answered its Join."""
+    """What one stream got to: whether the referee answered its Join, and the match's id
+    (from its Joined)."""
 
     joined = False
+    match_id = ""
 
 
 async def _play_stream(
@@ -129,6 +131,7 @@ async def _play_stream(
             await call.write(pb.PlayRequest(pong=pb.Pong(nonce=message.ping.nonce)))
         elif which == "joined":
             stream.joined = True
+            stream.match_id = message.joined.match_id
             game = message.joined.setup.game
             bot.on_joined(message.joined)
         elif which == "events":
@@ -140,6 +143,18 @@ async def _play_stream(
             await call.done_writing()
             over: pb.MatchOver = message.match_over
             return over
+
+
+async def _finished_result(stub: rpc.RefereeStub, match_id: str) -> pb.MatchOver | None:
+    """The result of ``match_id`` if the referee says it is finished, else None."""
+    try:
+        found = await stub.GetMatch(pb.GetMatchRequest(match_id=match_id), timeout=10.0)
+    except grpc.aio.AioRpcError:
+        return None
+    if found.match.status != "finished" or not found.match.HasField("result"):
+        return None
+    result: pb.MatchOver = found.match.result
+    return result
 
 
 def open_channel(address: str, tls_ca: bytes | None = None) -> grpc.aio.Channel:
@@ -183,6 +198,7 @@ async def play(
     """
     attempts = 0
     refused = 0
+    match_id = ""  # known once a stream was joined: a refused rejoin asks for the result
     async with open_channel(address, tls_ca) as channel:
         stub = rpc.RefereeStub(channel)
         while True:
@@ -190,6 +206,14 @@ async def play(
             try:
                 result = await _play_stream(bot, stub, ticket, stream)
             except grpc.aio.AioRpcError as exc:
+                match_id = stream.match_id or match_id
+                if match_id and exc.code() is grpc.StatusCode.PERMISSION_DENIED:
+                    # The ticket died with the match while this seat was reconnecting: the
+                    # result is public.
+                    over = await _finished_result(stub, match_id)
+                    if over is not None:
+                        bot.on_match_over(over)
+                        return over
                 if not stream.joined and exc.code() in REFUSED:
                     refused += 1
                     if refused > join_retries:
@@ -204,6 +228,7 @@ async def play(
                 result = None
                 error = f"{exc.code().name}: {exc.details()}"
             else:
+                match_id = stream.match_id or match_id
                 error = "the stream ended before the match did"
             if result is not None:
                 return result

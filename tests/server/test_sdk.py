@@ -151,3 +151,40 @@ def test_channel_errors_are_reported_after_rejoins_run_out() -> None:
             assert "refused to join 3 times (UNAVAILABLE" in str(exc)
 
     run(scenario())
+
+
+def test_a_rejoin_refused_because_the_match_ended_meanwhile_gets_the_result() -> None:
+    """A seat whose stream dropped and whose match ended before it came back (its ticket died
+    with the match) hears the result from GetMatch instead of failing with PERMISSION_DENIED."""
+
+    async def scenario() -> None:
+        async with running_server() as referee:
+            match, tickets = referee.create_match(
+                MatchSettings(game="rumble-nation", config=GameConfig(2), seed=4, reconnect_ms=10)
+            )
+            seat = match.seats[0]
+            assert isinstance(seat, RemoteSeat)
+            heard: list[pb.MatchOver] = []
+
+            class Dropped(RandomBot):
+                def choose(self, request: Request) -> int:
+                    # The connection breaks while this answer is on its way; the SDK rejoins
+                    # after 0.1 s, when the reconnect window (10 ms) has long run out: the
+                    # seat forfeits, the fallback plays it to the end, the ticket dies.
+                    asyncio.get_running_loop().call_soon(seat.end_stream)
+                    return super().choose(request)
+
+                def on_match_over(self, over: pb.MatchOver) -> None:
+                    heard.append(over)
+
+            results = await asyncio.gather(
+                play(Dropped(1), referee.address, tickets[0]),
+                play(RandomBot(2), referee.address, tickets[1]),
+            )
+            assert match.result is not None
+            assert results[0].match_id == match.id == results[1].match_id
+            assert results[0].seats[0].forfeited
+            assert results[0].seats[0].reason == pb.RESULT_REASON_DISCONNECTED
+            assert heard == [results[0]]
+
+    run(scenario())
