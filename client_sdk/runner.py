@@ -13,6 +13,7 @@ import asyncio
 import os
 import random
 import time
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import cast
 
@@ -148,7 +149,8 @@ async def _play_stream(
 async def _finished_result(stub: rpc.RefereeStub, match_id: str) -> pb.MatchOver | None:
     """The result of ``match_id`` if the referee says it is finished, else None."""
     try:
-        found = await stub.GetMatch(pb.GetMatchRequest(match_id=match_id), timeout=10.0)
+        call = stub.GetMatch(pb.GetMatchRequest(match_id=match_id), timeout=10.0)
+        found = await cast("Awaitable[pb.GetMatchResponse]", call)
     except grpc.aio.AioRpcError:
         return None
     if found.match.status != "finished" or not found.match.HasField("result"):
