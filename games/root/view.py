@@ -8,7 +8,7 @@ cards in a hand, seen only by its owner; the deck's order, seen by nobody.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from games.root.woodland import WARRIOR_FACTIONS
 
@@ -88,15 +88,22 @@ class RootView(NamedTuple):
 
 
 def _clearing(g: RootState, c: int) -> ClearingView:
+    """Clearing ``c`` as everyone sees it; kept in the woodland's memo until a piece there
+    changes (most clearings do not change between two views)."""
     w = g.woodland
-    return ClearingView(
+    suit = g.clearing_suit(c)
+    found = w.memo[c]
+    if found is not None and found.suit == suit:
+        return cast(ClearingView, found)
+    view = w.memo[c] = ClearingView(
         c,
-        g.clearing_suit(c),
+        suit,
         tuple((f, w.warriors(f, c)) for f in WARRIOR_FACTIONS if w.warriors(f, c)),
         tuple((owner or "", kind) for owner, kind in w.buildings(c)),
         w.tokens(c),
         w.ruler(c) or "",
     )
+    return view
 
 
 def _board(g: RootState, p: Player, seat: int | None) -> tuple[tuple[str, Any], ...]:

@@ -55,6 +55,7 @@ Rulings:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from games.root.maps import BOARDS, CLEARING_IDS, Board
 from games.root.tracks import BUILDING_TYPES
@@ -98,7 +99,17 @@ RUIN_SLOT: Slot = (None, RUIN)
 class Woodland:
     """Warriors, buildings, ruins, tokens and the pawn on ``board``; ``copy()`` is cheap."""
 
-    __slots__ = ("_on_map", "_pawn", "_rulers", "_sites", "_slots", "_tokens", "_warriors", "board")
+    __slots__ = (
+        "_on_map",
+        "_pawn",
+        "_rulers",
+        "_sites",
+        "_slots",
+        "_tokens",
+        "_warriors",
+        "board",
+        "memo",
+    )
 
     board: Board
     _warriors: list[dict[str, int]]
@@ -113,6 +124,10 @@ class Woodland:
     #: (faction, building kind) -> clearings holding one, computed when asked, forgotten when
     #: any building is placed or removed.
     _sites: dict[Slot, tuple[int, ...]]
+    #: Per clearing, what a reader derived from its pieces (the observation's clearing view),
+    #: forgotten whenever a piece there changes: a seat's view is built for every decision
+    #: and most clearings are as they were.
+    memo: list[Any]
 
     def __init__(self, board: Board, *, ruins: bool = True) -> None:
         self.board = board
@@ -122,6 +137,7 @@ class Woodland:
         self._tokens = [[] for _ in range(n)]
         self._pawn = None
         self._rulers = [_UNKNOWN] * n
+        self.memo = [None] * n
         self._on_map = {}
         self._sites = {}
         if ruins:
@@ -138,6 +154,7 @@ class Woodland:
         new._tokens = [list(t) for t in self._tokens]
         new._pawn = self._pawn
         new._rulers = list(self._rulers)
+        new.memo = list(self.memo)
         new._on_map = dict(self._on_map)
         new._sites = dict(self._sites)
         return new
@@ -325,6 +342,7 @@ class Woodland:
         w[faction] = w.get(faction, 0) + count
         self._on_map[faction] = self._on_map.get(faction, 0) + count
         self._rulers[c] = _UNKNOWN
+        self.memo[c] = None
 
     def remove_warriors(self, faction: str, c: int, count: int = 1) -> None:
         _warrior_faction(faction)
@@ -340,6 +358,7 @@ class Woodland:
             w[faction] = have - count
         self._on_map[faction] -= count
         self._rulers[c] = _UNKNOWN
+        self.memo[c] = None
 
     def add_building(self, faction: str, kind: str, c: int) -> None:
         """Place a building in an open slot; ValueError if there is none (ruins fill slots)."""
@@ -350,6 +369,7 @@ class Woodland:
             raise ValueError(f"clearing {c} has no open building slot")
         self._slots[c].append((faction, kind))
         self._rulers[c] = _UNKNOWN
+        self.memo[c] = None
         self._sites.clear()
 
     def remove_building(self, faction: str, kind: str, c: int) -> None:
@@ -359,6 +379,7 @@ class Woodland:
         except ValueError:
             raise ValueError(f"no {faction} {kind} in clearing {c}") from None
         self._rulers[c] = _UNKNOWN
+        self.memo[c] = None
         self._sites.clear()
 
     def add_ruin(self, c: int) -> None:
@@ -366,6 +387,7 @@ class Woodland:
         if self.free_slots(c) <= 0:
             raise ValueError(f"clearing {c} has no open building slot")
         self._slots[c].append(RUIN_SLOT)
+        self.memo[c] = None
 
     def remove_ruin(self, c: int) -> None:
         """Remove the ruin in ``c`` (only when told to, e.g. the last item explored)."""
@@ -373,6 +395,7 @@ class Woodland:
         if RUIN_SLOT not in self._slots[c]:
             raise ValueError(f"no ruin in clearing {c}")
         self._slots[c].remove(RUIN_SLOT)
+        self.memo[c] = None
 
     def add_token(self, faction: str, kind: str, c: int) -> None:
         _faction(faction)
@@ -382,6 +405,7 @@ class Woodland:
         if kind == SYMPATHY and (faction, kind) in self._tokens[c]:
             raise ValueError(f"clearing {c} already holds a sympathy token")
         self._tokens[c].append((faction, kind))
+        self.memo[c] = None
 
     def remove_token(self, faction: str, kind: str, c: int) -> None:
         _clearing(c)
@@ -389,6 +413,7 @@ class Woodland:
             self._tokens[c].remove((faction, kind))
         except ValueError:
             raise ValueError(f"no {faction} {kind} token in clearing {c}") from None
+        self.memo[c] = None
 
     def place_pawn(self, where: int | str) -> None:
         """Put the Vagabond pawn in a clearing (id) or forest (forest id) of the board."""

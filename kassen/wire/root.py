@@ -8,9 +8,24 @@ from games.contract import Option
 from games.root.view import ClearingView, PlayerView, RootView, StepView
 from kassen.v1 import root_pb2 as pb
 
+#: Named values already encoded (boards and steps repeat the same few values all game).
+_VALUES: dict[tuple[str, type, Any], pb.RootValue] = {}
+VALUE_CACHE_LIMIT = 50_000
+
 
 def _value(name: str, value: Any) -> pb.RootValue:
-    """A named value of a board or step (int, bool, str, or tuples of them) as a message."""
+    """A named value of a board or step (int, bool, str, or tuples of them) as a message
+    (messages are copied where they are used, so a cached one is never changed)."""
+    key = (name, type(value), value)  # True and 1 are equal but encode differently
+    found = _VALUES.get(key)
+    if found is None:
+        found = _encode_value(name, value)
+        if len(_VALUES) < VALUE_CACHE_LIMIT:
+            _VALUES[key] = found
+    return found
+
+
+def _encode_value(name: str, value: Any) -> pb.RootValue:
     msg = pb.RootValue(name=name)
     if isinstance(value, bool):
         msg.flag = value
@@ -154,8 +169,14 @@ class ViewEncoder:
                 pb.RootItemCount(item=i, count=n) for i, n in view.item_supply
             )
         if view.active != last.active:
-            del message.active[:]
-            message.active.extend(_step(s) for s in view.active)
+            # The stack changes at its top: the steps below are kept as they are.
+            kept = 0
+            for step, before_s in zip(view.active, last.active, strict=False):
+                if step != before_s:
+                    break
+                kept += 1
+            del message.active[kept:]
+            message.active.extend(_step(s) for s in view.active[kept:])
         if view.available_dominance != last.available_dominance:
             message.available_dominance[:] = view.available_dominance
         return message
