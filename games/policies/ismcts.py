@@ -387,7 +387,7 @@ class IsmctsPolicy:
         chosen = root.children[(decision.seat, decision.options[best].key)]
         greedy = root.children.get((decision.seat, decision.options[prior].key))
         if greedy is None or greedy.visits < 2 or chosen.visits < 2:
-            return best
+            return prior  # too few visits to overrule it
         gain = chosen.total / chosen.visits - greedy.total / greedy.visits
         error = math.sqrt(_variance(chosen) / chosen.visits + _variance(greedy) / greedy.visits)
         return best if gain > trust * error else prior
