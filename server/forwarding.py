@@ -20,6 +20,7 @@ The caller's metadata (the organiser token) goes along, with the client's host i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -51,6 +52,8 @@ NEWEST = "/kassen.workers.Owner/Newest"
 FORWARDED_FOR = "x-kassen-forwarded-for"
 #: Its creation times, newest first, in the trailing metadata of ``NEWEST``.
 CREATED_AT = "x-kassen-created-at"
+#: How long a relayed seat stream the owner has ended waits for the seat to half-close it.
+HALF_CLOSE_WAIT_S = 1.0
 #: The most workers ``kassen serve --workers`` starts.
 MAX_WORKERS = 64
 
@@ -198,36 +201,51 @@ class RoutingService:
         await self._relay_stream(owner, first.SerializeToString(), context)
 
     async def _relay_stream(self, owner: int, first: bytes, context: Context) -> None:
+        """Relay a seat's stream to its owner and back until the owner ends it.
+
+        The owner may end the stream while a message of the seat is on its way (the seat's
+        last answer ends the match): that write fails, and grpc.aio then reports the call as
+        INTERNAL "Internal error from Core" in place of the owner's status (grpc/grpc#36066).
+        So a failed write only stops the relay upward; the owner's messages (its MatchOver)
+        are still relayed, and the stream then ends OK, as it did at the owner. The seat's
+        stream ends once the seat has half-closed it (or after ``HALF_CLOSE_WAIT_S``): a
+        status that overtook the seat's own last write would hide the MatchOver from it, by
+        the same grpc.aio bug on the seat's side.
+        """
         open_call = self.router.channel(owner).stream_stream(
             f"/{SERVICE}/Play", request_serializer=_same, response_deserializer=_same
         )
         call = open_call(metadata=_forwarded_metadata(context))
+        write_failed = False
 
         async def upstream() -> None:
-            try:
-                await call.write(first)
-                while True:
+            nonlocal write_failed
+            data: bytes | object = first
+            while data is not grpc.aio.EOF:
+                if not write_failed:
+                    try:
+                        await call.write(cast(bytes, data))
+                    except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                        write_failed = True  # the owner has ended the stream
+                try:
                     data = await context.read()
-                    if data is grpc.aio.EOF:
-                        await call.done_writing()
-                        return
-                    await call.write(data)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the client's connection broke, or the owner ended the call
-                call.cancel()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # the seat's connection broke: the owner hears it too
+                    call.cancel()
+                    return
+            with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                await call.done_writing()
 
         pump = asyncio.get_running_loop().create_task(upstream())
         try:
-            async for data in call:
-                await context.write(data)
-            code = await call.code()
-            if code != grpc.StatusCode.OK:
-                await context.abort(
-                    code, await call.details() or "", _pairs(await call.trailing_metadata())
-                )
-        except grpc.aio.AioRpcError as error:
-            await _relay_error(context, error)
+            try:
+                async for data in call:
+                    await context.write(data)
+            except grpc.aio.AioRpcError as error:
+                if not (write_failed and error.code() == grpc.StatusCode.INTERNAL):
+                    await _relay_error(context, error)
+            await asyncio.wait({pump}, timeout=HALF_CLOSE_WAIT_S)
         finally:
             pump.cancel()
             call.cancel()
