@@ -163,10 +163,20 @@ class Node:
         return count
 
 
-def rewards(state: GameState) -> list[float]:
-    """Each seat's reward for a finished or adjudicated position, in [0, 1]."""
-    outcome = state.outcome() or state.adjudicate()
+def rewards(state: GameState, margin: float = 0.0) -> list[float]:
+    """Each seat's reward for a finished or adjudicated position, in [0, 1]. ``margin`` > 0:
+    an unfinished position is judged by each seat's score against the best other's instead,
+    ``0.5 + 0.5 * tanh(difference / margin)`` (smooth where the place barely moves)."""
+    finished = state.outcome()
+    outcome = finished or state.adjudicate()
     n = len(outcome.ranking)
+    if margin > 0 and finished is None and n > 1:
+        scores = outcome.scores
+        return [
+            0.5
+            + 0.5 * math.tanh((scores[s] - max(v for o, v in enumerate(scores) if o != s)) / margin)
+            for s in range(n)
+        ]
     if n == 1:  # solo: the score alone, squashed into [0, 1]
         score = outcome.scores[0]
         return [0.5 + 0.5 * score / (abs(score) + SOLO_SCALE)]
@@ -360,7 +370,7 @@ class IsmctsPolicy:
             steps += 1
             if steps % CLOCK_EVERY == 0 and time.perf_counter() >= deadline:
                 break
-        reward = rewards(state)
+        reward = rewards(state, self.params.margin)
         root.visits += 1
         for child in path:
             child.visits += 1

@@ -37,6 +37,12 @@ PARAMS: dict[str, Param] = {
     "depth": Param("int", 1, 100_000, help="rollout decisions before the position is adjudicated"),
     "nodes": Param("int", 100, 2_000_000, help="tree nodes kept at most (memory bound)"),
     "reuse": Param("bool", help="keep the subtree of the option played for the next decision"),
+    "margin": Param(
+        "float",
+        0.0,
+        1000.0,
+        help="unfinished positions by score difference over this scale (0: by place)",
+    ),
     "trust": Param(
         "float",
         0.0,
@@ -55,6 +61,7 @@ class IsmctsParams:
     depth: int = 60
     nodes: int = 50_000
     reuse: bool = True
+    margin: float = 5.0
     trust: float = 1.0
 
     def spec(self) -> str:
