@@ -119,7 +119,7 @@ async def running_server(
         )
     prefix = worker.prefix if worker is not None else ""
     referee = Referee(replay_dir=replay_dir, settings=settings, store=store, id_prefix=prefix)
-    router = Router(worker, settings.max_message_bytes) if worker is not None else None
+    router = Router(worker) if worker is not None else None
     server = build_server(referee, services, router=router)
     servers = [server]
     if worker is not None:

@@ -58,7 +58,8 @@ HALF_CLOSE_WAIT_S = 1.0
 MAX_WORKERS = 64
 
 _OWNER = re.compile(r"w(\d{1,2})-")
-#: Metadata gRPC sets itself: never copied onto a forwarded call.
+#: Metadata gRPC sets itself, and a forwarded-for the client may have sent: never copied
+#: onto a forwarded call (the relay sets its own).
 _OWN_HEADERS = ("user-agent", "te", "content-type", FORWARDED_FOR)
 
 
@@ -133,11 +134,14 @@ class _OwnStream:
 class Router:
     """Channels to the other workers' private sockets (opened when first needed)."""
 
-    def __init__(self, slot: WorkerSlot, max_message_bytes: int) -> None:
+    def __init__(self, slot: WorkerSlot) -> None:
         self.slot = slot
+        # No size limit of its own: what a client sends was bounded by the public port
+        # (--max-message-bytes), and what the owner answers is bounded by the client's own
+        # limit, as it would be without the relay.
         self._options = [
-            ("grpc.max_receive_message_length", max_message_bytes),
-            ("grpc.max_send_message_length", max_message_bytes),
+            ("grpc.max_receive_message_length", -1),
+            ("grpc.max_send_message_length", -1),
         ]
         self._channels: dict[int, grpc.aio.Channel] = {}
         #: Play streams relayed to another worker, and served here (the benchmark's share).

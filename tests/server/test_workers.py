@@ -118,7 +118,10 @@ async def on_both_workers(address: str) -> list[pb.CreateMatchResponse]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[str]]]:
-    with workers(tmp_path_factory.mktemp("workers")) as (process, address, log):
+    # The least --max-message-bytes: it bounds what clients send, never what a relayed
+    # answer may carry (a replay is far longer).
+    folder = tmp_path_factory.mktemp("workers")
+    with workers(folder, "--max-message-bytes", "1024") as (process, address, log):
         yield address, log
     assert process.returncode == 0, log
     # Dozens of seats on connections of their own: some were forwarded to their match's owner.
