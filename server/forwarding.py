@@ -82,11 +82,14 @@ class WorkerSlot:
     def owner(self, identifier: str) -> int | None:
         """The other worker that owns a match id or ticket; None when it is this one's, or
         no worker's (an id from another run: the store may still know it)."""
-        found = _OWNER.match(identifier)
-        if found is None:
-            return None
-        index = int(found.group(1))
-        return index if index != self.index and index < self.count else None
+        index = owner_index(identifier)
+        return index if index is not None and index != self.index and index < self.count else None
+
+
+def owner_index(identifier: str) -> int | None:
+    """The worker a match id or ticket names (``w<i>-``), if any."""
+    found = _OWNER.match(identifier)
+    return None if found is None else int(found.group(1))
 
 
 def _raw(message: Message | bytes) -> bytes:
@@ -319,21 +322,22 @@ class RoutingService:
             raise AssertionError  # not reached: abort raises
         limit = min(request.limit or 100, MAX_LIST)
         slot = self.router.slot
-        others = [i for i in range(slot.count) if i != slot.index]
-        asked = [self._newest_of(i, data, context) for i in others]
+        workers = [slot.index, *(i for i in range(slot.count) if i != slot.index)]
         try:
-            found = [await newest(self.service.referee, limit), *await asyncio.gather(*asked)]
+            found = await asyncio.gather(
+                newest(self.service.referee, limit),
+                *(self._newest_of(i, data, context) for i in workers[1:]),
+            )
         except StoreUnavailable as exc:
             await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
         except grpc.aio.AioRpcError as error:
             await _relay_error(context, error)
         merged: dict[str, tuple[float, pb.MatchSummary]] = {}
-        for entries in found:
+        for worker, entries in zip(workers, found, strict=True):
             for created_at, summary in entries:
                 # A finished match may come from its owner's memory and from the shared store
-                # through another worker: the owner's copy wins (it has the same result).
-                mine = slot.owner(summary.match_id) in (None, slot.index)
-                if summary.match_id not in merged or mine:
+                # through another worker: the owner's copy wins.
+                if summary.match_id not in merged or worker == owner_index(summary.match_id):
                     merged[summary.match_id] = (created_at, summary)
         ordered = sorted(merged.values(), key=lambda entry: entry[0], reverse=True)
         return pb.ListMatchesResponse(matches=[summary for _, summary in ordered[:limit]])
