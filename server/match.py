@@ -305,7 +305,8 @@ class Match:
             if decision.seat in inflight:
                 continue
             seat = self.seats[decision.seat]
-            if isinstance(seat, RemoteSeat) and seat.failed is None:
+            thinking = isinstance(seat, LocalSeat) and seat.thinks
+            if (isinstance(seat, RemoteSeat) or thinking) and seat.failed is None:
                 task = loop.create_task(self._ask(decision, arrivals))
                 inflight[decision.seat] = (decision, task)
                 continue
@@ -394,6 +395,10 @@ class Match:
             index = await self._decide_remote(seat, decision)
             if index is not None:
                 return index
+        elif seat.failed is None and isinstance(seat, LocalSeat) and seat.thinks:
+            index = await self._decide_local_off_loop(seat, decision)
+            if index is not None:
+                return index
         return self._decide_now(decision)
 
     def _decide_now(self, decision: Decision) -> int:
@@ -426,7 +431,28 @@ class Match:
         except Exception as exc:  # a policy bug must not take the referee down
             self._fail(seat, Reason.BOT_CRASHED, f"{type(exc).__name__}: {exc}")
             return None
-        if not seat.clock.charge(time.monotonic() - started):
+        return self._judge_local(seat, decision, index, time.monotonic() - started)
+
+    async def _decide_local_off_loop(self, seat: LocalSeat, decision: Decision) -> int | None:
+        """A local policy that thinks (a search) runs in a worker thread: meanwhile the event
+        loop serves the other seats and matches, whose clocks would otherwise be charged for
+        its thinking. It gets its observation taken here, before it starts: the state may
+        change while it thinks (another seat's answer in a simultaneous phase)."""
+        context = self._context(decision)
+        _ = context.observation
+        started = time.monotonic()
+        try:
+            index = await asyncio.to_thread(seat.policy.choose, context)
+        except Exception as exc:  # a policy bug must not take the referee down
+            self._fail(seat, Reason.BOT_CRASHED, f"{type(exc).__name__}: {exc}")
+            return None
+        return self._judge_local(seat, decision, index, time.monotonic() - started)
+
+    def _judge_local(
+        self, seat: LocalSeat, decision: Decision, index: object, elapsed_s: float
+    ) -> int | None:
+        """A local policy's answer, if it came within the clock and is an option."""
+        if not seat.clock.charge(elapsed_s):
             self._fail(seat, Reason.TIMEOUT, "exceeded its clock")
             return None
         if not isinstance(index, int) or not 0 <= index < len(decision.options):

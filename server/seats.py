@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-from games.policies.base import Policy
+from games.policies.base import Policy, thinks
 from kassen.v1 import referee_pb2 as pb
 from kassen.wire import ObservationEncoder
 from server.clock import SeatClock
@@ -177,6 +177,8 @@ class LocalSeat(Seat):
         super().__init__(index, clock)
         self.policy = policy
         self.bot_name = name
+        #: A policy that searches runs off the referee's event loop (server/match.py).
+        self.thinks = thinks(policy)
 
     @property
     def joined(self) -> bool:

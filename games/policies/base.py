@@ -49,6 +49,13 @@ class Policy(Protocol):
     def choose(self, ctx: DecisionContext) -> int: ...
 
 
+def thinks(policy: Policy) -> bool:
+    """Whether ``policy`` searches, taking real time per decision (a class attribute
+    ``thinks = True``): a referee runs such a local policy in a worker thread, so that its
+    event loop keeps serving the other seats and matches (their answers, clocks and pings)."""
+    return bool(getattr(policy, "thinks", False))
+
+
 class Budgeted:
     """A policy told the clock's free time per decision when its caller's context carries no
     budget (an in-process referee that does not pass one yet): a search then stops inside the
@@ -57,6 +64,7 @@ class Budgeted:
     def __init__(self, policy: Policy, budget_s: float) -> None:
         self.policy = policy
         self.budget_s = budget_s
+        self.thinks = thinks(policy)
 
     def choose(self, ctx: DecisionContext) -> int:
         if ctx.budget_s is None:

@@ -55,6 +55,15 @@ CLOCK_EVERY = 8
 
 Rebuild = Callable[[Any, int], GameState]
 Rollout = Callable[[GameState, Decision, random.Random], int]
+Projection = Callable[[GameState], tuple[float, ...]]
+Stage = Callable[[GameState], int]
+
+#: Per game, the module judging an unfinished position (``leaf=evaluate`` or ``stage``): its
+#: ``projected(state)`` is each seat's projected final score, its ``stage(state)`` counts the
+#: game's scoring stages passed (a ``stage`` rollout runs until the next one).
+EVALUATION: dict[str, str] = {
+    "gnomeville": "games.gnomeville.evaluate",
+}
 
 
 class NoRebuild(LookupError):
@@ -88,6 +97,15 @@ def rebuild_for(game: str) -> Rebuild:
             )
         return cast(Rebuild, method)
     raise NoRebuild(f"ismcts has no rebuild for {game}")
+
+
+def evaluation_for(game: str) -> tuple[Projection, Stage] | None:
+    """The game's projection of final scores and its stage counter, if it has them."""
+    name = EVALUATION.get(game)
+    if name is None:
+        return None
+    module = importlib.import_module(name)
+    return cast(Projection, module.projected), cast(Stage, module.stage)
 
 
 def _greedy_policy(game: str, seed: int) -> Policy:
@@ -163,15 +181,28 @@ class Node:
         return count
 
 
-def rewards(state: GameState, margin: float = 0.0) -> list[float]:
+def rewards(
+    state: GameState, margin: float = 0.0, projection: Projection | None = None
+) -> list[float]:
     """Each seat's reward for a finished or adjudicated position, in [0, 1]. ``margin`` > 0:
     an unfinished position is judged by each seat's score against the best other's instead,
-    ``0.5 + 0.5 * tanh(difference / margin)`` (smooth where the place barely moves)."""
+    ``0.5 + 0.5 * tanh(difference / margin)`` (smooth where the place barely moves); with a
+    ``projection``, by its projected final scores rather than the adjudicated ones."""
     finished = state.outcome()
+    scores = projection(state) if finished is None and projection is not None else ()
+    if len(scores) > 1:
+        if margin > 0:
+            return [
+                0.5
+                + 0.5
+                * math.tanh((scores[s] - max(v for o, v in enumerate(scores) if o != s)) / margin)
+                for s in range(len(scores))
+            ]
+        return _place_rewards(scores)
     outcome = finished or state.adjudicate()
     n = len(outcome.ranking)
     if margin > 0 and finished is None and n > 1:
-        scores = outcome.scores
+        scores = tuple(float(v) for v in outcome.scores)
         return [
             0.5
             + 0.5 * math.tanh((scores[s] - max(v for o, v in enumerate(scores) if o != s)) / margin)
@@ -191,16 +222,38 @@ def rewards(state: GameState, margin: float = 0.0) -> list[float]:
     return result
 
 
+def _place_rewards(scores: tuple[float, ...]) -> list[float]:
+    """Place (shared places share) and score share, as for a finished game, from scores."""
+    n = len(scores)
+    low, high = min(scores), max(scores)
+    spread = high - low
+    result = []
+    for seat in range(n):
+        above = sum(1 for v in scores if v > scores[seat])
+        level = sum(1 for v in scores if v == scores[seat])
+        place = (n - 1 - above - (level - 1) / 2) / (n - 1)
+        share = (scores[seat] - low) / spread if spread else 0.5
+        result.append((1 - SCORE_WEIGHT) * place + SCORE_WEIGHT * share)
+    return result
+
+
 class IsmctsPolicy:
     """The search bot (see the module docstring)."""
 
+    #: It takes real time per decision: a referee runs it off its event loop (base.thinks).
+    thinks = True
+
     def __init__(self, game: str, seed: int = 0, params: IsmctsParams | None = None) -> None:
         self.game = game
-        self.params = params or IsmctsParams()
+        #: The parameters as given (``spec()``), and with the game's defaults filled in.
+        self.given = params or IsmctsParams()
+        self.params = self.given.resolved(game)
         self._rng = random.Random(seed)
         self._rebuild = rebuild_for(game)
         self._rollout = rollout_for(game, self.params.rollout, seed)
         self._fallback = _greedy_policy(game, seed)
+        leaf = self.params.leaf
+        self._evaluation = evaluation_for(game) if leaf in ("evaluate", "stage") else None
         self._kept: tuple[Node, Any] | None = None
         #: What the last decision did (for tests and the docs): iterations, nodes, reused.
         self.last: dict[str, Any] = {}
@@ -361,16 +414,19 @@ class IsmctsPolicy:
         # rollout
         limit = self.params.depth
         rollout = self._rollout
+        evaluation = self._evaluation
+        stage = evaluation[1] if evaluation and self.params.leaf == "stage" else None
+        until = stage(state) + 1 if stage else 0
         while steps < limit:
             pending = state.pending()
-            if not pending:
+            if not pending or (stage and stage(state) >= until):
                 break
             decision = pending[0]
             state.apply(decision.seat, rollout(state, decision, rng))
             steps += 1
             if steps % CLOCK_EVERY == 0 and time.perf_counter() >= deadline:
                 break
-        reward = rewards(state, self.params.margin)
+        reward = rewards(state, self.params.margin, evaluation[0] if evaluation else None)
         root.visits += 1
         for child in path:
             child.visits += 1
