@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from client_sdk.bot import Bot
-from client_sdk.builtin import BUNDLED
+from client_sdk.builtin import BUNDLED, PolicyBot
+from games.policies.ismcts_params import BadParams, is_spec, parse_spec
 
 
 class BotNotFound(LookupError):
@@ -15,9 +16,16 @@ class BotNotFound(LookupError):
 
 
 def load_bot(spec: str, seed: int | None = None) -> Bot:
-    """``random`` / ``greedy`` (bundled), or ``module:Class`` / ``path/file.py:Class``."""
+    """``random`` / ``greedy`` / ``ismcts`` (bundled), ``ismcts:seconds=1,c=0.5`` (the
+    search bot with parameters), or ``module:Class`` / ``path/file.py:Class``."""
     if spec in BUNDLED:
         return BUNDLED[spec](seed)
+    if is_spec(spec):
+        try:
+            parse_spec(spec)
+        except BadParams as exc:
+            raise BotNotFound(str(exc)) from None
+        return PolicyBot(spec, seed)
     if ":" not in spec:
         raise BotNotFound(f"unknown bot {spec!r} (bundled: {', '.join(BUNDLED)}; or module:Class)")
     module_name, _, class_name = spec.rpartition(":")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from client_sdk.builtin import PolicyBot
 from client_sdk.loading import BotNotFound, load_bot
 
 BOTS = """
@@ -38,3 +39,10 @@ def test_a_missing_class_is_named_with_the_bots_the_file_has(tmp_path: Path) -> 
         load_bot(f"{path}:NOT_A_BOT")
     with pytest.raises(BotNotFound, match="no file"):
         load_bot(f"{tmp_path / 'absent.py'}:Fine")
+
+
+def test_the_search_bot_loads_with_parameters_and_a_bad_one_is_named() -> None:
+    bot = load_bot("ismcts:iterations=20,c=0.5", seed=1)
+    assert isinstance(bot, PolicyBot) and bot.name == "ismcts:iterations=20,c=0.5"
+    with pytest.raises(BotNotFound, match="no parameter 'depht'"):
+        load_bot("ismcts:depht=3")

@@ -90,7 +90,7 @@ def _settings_flags(parser: argparse.ArgumentParser) -> None:
         "--bot",
         action="append",
         default=[],
-        help="random, greedy, NAME=cmd:COMMAND, NAME=module:Class (repeat)",
+        help="random, greedy, ismcts[:KEY=VALUE,...], NAME=cmd:COMMAND, NAME=module:Class (repeat)",
     )
     parser.add_argument(
         "--games",
