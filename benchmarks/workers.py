@@ -33,7 +33,6 @@ import json
 import multiprocessing
 import os
 import platform
-import queue
 import signal
 import subprocess
 import sys
@@ -59,6 +58,7 @@ from benchmarks.load import (
     MatchClock,
     _free_port,
     _load,
+    _take,
     limit_flags,
     make_bot,
 )
@@ -275,17 +275,6 @@ def measure(workers: int, clients: int, load: Load) -> Measured:
         cpu,
         [e for r in reports for e in r.errors],
     )
-
-
-def _take(out: Any, processes: list[Any]) -> ClientReport:
-    while True:
-        try:
-            report: ClientReport = out.get(timeout=1.0)
-            return report
-        except queue.Empty:
-            dead = [p for p in processes if p.exitcode not in (None, 0)]
-            if dead:
-                raise RuntimeError(f"a client exited with code {dead[0].exitcode}") from None
 
 
 def run(
