@@ -239,8 +239,16 @@ def test_list_matches_sees_the_matches_of_both_workers(server: tuple[str, list[s
 def test_sigterm_aborts_the_matches_of_every_worker_and_exits_0(tmp_path: Path) -> None:
     with workers(tmp_path) as (process, address, log):
 
-        async def scenario() -> list[BotLog]:
+        async def spectate(match_id: str) -> list[pb.WatchResponse]:
+            async with connection(address) as stub:
+                return [u async for u in stub.Watch(pb.WatchRequest(match_id=match_id))]
+
+        async def scenario() -> tuple[list[BotLog], list[list[pb.WatchResponse]]]:
             created = await on_both_workers(address)
+            # a spectator of each match on two connections: live Watch streams, some relayed
+            watching = [
+                asyncio.ensure_future(spectate(c.match_id)) for c in created for _ in range(2)
+            ]
             bots = [HoldBot(misbehave_at=1) for _ in range(8)]
             tickets = [t for c in created for t in c.tickets]
             playing = [
@@ -251,13 +259,15 @@ def test_sigterm_aborts_the_matches_of_every_worker_and_exits_0(tmp_path: Path) 
             while not all(any(b.misbehaved.is_set() for b in bots[i : i + 4]) for i in (0, 4)):
                 await asyncio.sleep(0.02)
             process.send_signal(signal.SIGTERM)
-            return list(await asyncio.gather(*playing))
+            return list(await asyncio.gather(*playing)), list(await asyncio.gather(*watching))
 
-        seats = run(scenario())
+        seats, spectators = run(scenario())
         assert process.wait(timeout=20) == 0
     assert all(s.match_over and s.match_over.reason == pb.RESULT_REASON_ABORTED for s in seats), (
         seats
     )
+    for updates in spectators:
+        assert updates[-1].match_over.reason == pb.RESULT_REASON_ABORTED, updates[-1]
     streams = [json.loads(line) for line in log if '"worker_streams"' in line]
     assert sorted(s["worker"] for s in streams) == [0, 1]
     assert sum(s["forwarded"] + s["own"] for s in streams) >= 8
