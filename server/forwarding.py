@@ -147,9 +147,11 @@ class Router:
             ("grpc.max_send_message_length", -1),
         ]
         self._channels: dict[int, grpc.aio.Channel] = {}
-        #: Play streams relayed to another worker, and served here (the benchmark's share).
+        #: Play streams relayed to another worker, and served here (the benchmark's share);
+        #: Watch streams relayed.
         self.forwarded_streams = 0
         self.own_streams = 0
+        self.forwarded_watches = 0
 
     def channel(self, index: int) -> grpc.aio.Channel:
         if index not in self._channels:
@@ -165,6 +167,7 @@ class Router:
             worker=self.slot.index,
             forwarded=self.forwarded_streams,
             own=self.own_streams,
+            forwarded_watches=self.forwarded_watches,
         )
         for channel in self._channels.values():
             await channel.close()
@@ -302,6 +305,7 @@ class RoutingService:
             async for update in self.service.watch_checked(request, context):
                 yield update
             return
+        self.router.forwarded_watches += 1
         call = self.router.channel(owner).unary_stream(
             f"/{SERVICE}/Watch", request_serializer=_same, response_deserializer=_same
         )(data, metadata=_forwarded_metadata(context))
