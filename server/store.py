@@ -124,6 +124,8 @@ class MatchStore:
                 raise StoreError(f"cannot create {path.parent}: {exc.strerror or exc}") from None
         try:
             engine = sa.create_engine(url)
+            if engine.dialect.name == "sqlite":
+                sa.event.listen(engine, "connect", _sqlite_for_several_writers)
             metadata.create_all(engine)
         except (sa.exc.SQLAlchemyError, ValueError) as exc:
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -289,3 +291,16 @@ def _logged(function: Any) -> Any:
             log.error("store_write_failed", error=str(exc)[:300])
 
     return call
+
+
+#: How long a write waits for another process's (``kassen serve --workers N`` share one file).
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def _sqlite_for_several_writers(dbapi_connection: Any, _record: Any) -> None:
+    """WAL (readers do not block the writer) and a generous busy timeout: the workers of
+    ``kassen serve --workers N`` write finished matches to the same file."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.close()

@@ -464,3 +464,12 @@ def test_a_store_that_stops_answering_is_unavailable(tmp_path: Path) -> None:
     for code, details in run(scenario):
         assert code == grpc.StatusCode.UNAVAILABLE
         assert details == "the match store is not answering; try again later"
+
+
+def test_the_sqlite_store_takes_writers_from_several_processes(tmp_path: Path) -> None:
+    """``kassen serve --workers N`` share one store file: WAL (readers never block the writer)
+    and a busy timeout, on every connection."""
+    store = MatchStore.open(str(tmp_path / "referee.sqlite"))
+    with store.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 10_000
