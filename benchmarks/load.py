@@ -39,7 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -128,12 +128,14 @@ def limit_flags(matches: int) -> list[str]:
 
 
 @contextlib.contextmanager
-def referee(folder: Path, matches: int, log: Path | None = None) -> Iterator[Referee]:
-    """``kassen serve`` in ``folder`` until the block exits (SIGINT, then kill); its log goes
-    to ``log`` (default: the folder)."""
+def referee(
+    folder: Path, matches: int, log: Path | None = None, extra_flags: Sequence[str] = ()
+) -> Iterator[Referee]:
+    """``kassen serve`` (with ``extra_flags``, e.g. ``--workers 2``) in ``folder`` until the
+    block exits (SIGINT, then kill); its log goes to ``log`` (default: the folder)."""
     address = f"127.0.0.1:{_free_port()}"
     log = log or folder / "referee.log"
-    flags = limit_flags(matches)
+    flags = [*limit_flags(matches), *extra_flags]
     env = {k: v for k, v in os.environ.items() if not k.startswith("KASSEN_")}
     with open(log, "wb") as sink:
         process = subprocess.Popen(
@@ -155,7 +157,7 @@ def referee(folder: Path, matches: int, log: Path | None = None) -> Iterator[Ref
         if process.poll() is None:
             process.send_signal(signal.SIGINT)
             try:
-                process.wait(timeout=30)
+                process.wait(timeout=60)  # N workers each end their matches first
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()

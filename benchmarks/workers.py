@@ -33,7 +33,6 @@ import json
 import multiprocessing
 import os
 import platform
-import signal
 import subprocess
 import sys
 import tempfile
@@ -52,15 +51,13 @@ from benchmarks.load import (
     GAME,
     JOIN_TIMEOUT_MS,
     PLAYERS,
-    ROOT,
     STARTUP_TIMEOUT_S,
     VARIANT,
     MatchClock,
-    _free_port,
     _load,
     _take,
-    limit_flags,
     make_bot,
+    referee,
 )
 from benchmarks.yardstick import Figure
 
@@ -95,37 +92,14 @@ class Served:
 
 @contextlib.contextmanager
 def serve(folder: Path, workers: int, matches: int) -> Iterator[Served]:
-    """``kassen serve --workers N`` until the block exits (SIGINT, then kill)."""
-    address = f"127.0.0.1:{_free_port()}"
+    """``kassen serve --workers N`` until the block exits (``benchmarks/load.py``'s referee,
+    which stops it with SIGINT, then kill); its processes are read from its serving line."""
     log = folder / f"referee-{workers}.log"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("KASSEN_")}
-    command = [sys.executable, "-m", "kassen", "serve", "--address", address]
-    command += ["--workers", str(workers), *limit_flags(matches)]
-    with open(log, "wb") as sink:
-        process = subprocess.Popen(
-            command,
-            stderr=sink,
-            stdout=subprocess.DEVNULL,
-            cwd=folder,
-            env={**env, "PYTHONPATH": str(ROOT)},
-        )
-    served = Served(process, address, log, [process.pid])
-    try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while not (ready := [x for x in served.lines() if x.get("event") == "serving"]):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"kassen serve did not start: {log.read_text()[-2000:]}")
-            time.sleep(0.05)
-        served.pids += [p for p in ready[0].get("pids", []) if p != process.pid]
+    with referee(folder, matches, log, ["--workers", str(workers)]) as running:
+        served = Served(running.process, running.address, log, [running.process.pid])
+        ready = [x for x in served.lines() if x.get("event") == "serving"]
+        served.pids += [p for p in ready[0].get("pids", []) if p != running.process.pid]
         yield served
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
 
 
 @dataclass(slots=True)
