@@ -12,9 +12,15 @@ decision, shared by all seats:
   offered, not over the parent's visits); each node's acting seat maximizes its own reward
   (multi-player: "paranoid"-free, every seat for itself);
 * below the tree, a rollout by the ``random`` or ``greedy`` policy for at most ``depth``
-  decisions, then the finished game's outcome or the game's ``adjudicate()`` of the
-  unfinished position; a seat's reward is its place (1 for first, 0 for last, shared places
-  share) with a tenth for its score against the others';
+  decisions (``leaf=stage``: or until the game's next scoring stage), then the finished
+  game's outcome or, for an unfinished position, the game's ``adjudicate()`` (``leaf=
+  adjudicate``) or its projection of the final scores (``evaluate``, ``stage``: the
+  ``EVALUATION`` table); a seat's reward is its place (1 for first, 0 for last, shared places
+  share) with a tenth for its score against the others', or with ``margin`` its score against
+  the best other's;
+* with ``trust`` the greedy bot's choice is the prior; with ``verify`` the search's most
+  visited options are compared with it on paired rollouts (the same determinizations and
+  rollout seeds) before it is overruled;
 * simultaneous phases (Gnomeville's builds): only the searching seat's own decisions are in
   the tree; the other seats' decisions, from the first simultaneous phase a descent meets
   (a seat left building alone included), are played by the rollout policy. Each seat thus
@@ -41,7 +47,7 @@ from typing import Any, cast
 
 from games.contract import Decision, GameState
 from games.policies.base import DecisionContext, Policy
-from games.policies.ismcts_params import IsmctsParams
+from games.policies.ismcts_params import IsmctsParams, Settings
 
 #: The share of the referee's per-decision time the search may use, and the margin kept.
 BUDGET_SHARE = 0.8
@@ -52,6 +58,10 @@ SCORE_WEIGHT = 0.1
 SOLO_SCALE = 50.0
 #: The clock is read every this many rollout decisions.
 CLOCK_EVERY = 8
+#: ``verify``: the search's most visited options compared with greedy's choice, and the
+#: floor of the variance of a paired difference.
+CANDIDATES = 2
+VERIFY_FLOOR = 1e-4
 
 Rebuild = Callable[[Any, int], GameState]
 Rollout = Callable[[GameState, Decision, random.Random], int]
@@ -247,7 +257,7 @@ class IsmctsPolicy:
         self.game = game
         #: The parameters as given (``spec()``), and with the game's defaults filled in.
         self.given = params or IsmctsParams()
-        self.params = self.given.resolved(game)
+        self.params: Settings = self.given.resolved(game)
         self._rng = random.Random(seed)
         self._rebuild = rebuild_for(game)
         self._rollout = rollout_for(game, self.params.rollout, seed)
@@ -277,12 +287,19 @@ class IsmctsPolicy:
         root = self._root(view)
         reused = root.visits
         iterations = self._search(root, view, decision, seed, deadline)
-        index = self._best(root, decision, prior, self.params.trust)
+        index: int | None
+        verified = 0
+        if self.params.verify > 0 and prior is not None:
+            index, verified = self._verify(root, view, decision, prior, seed, deadline)
+        else:
+            index = self._best(root, decision, prior, self.params.trust)
         self._keep(root, view, decision, index, seed)
         self.last = {
             "iterations": iterations,
             "nodes": root.size(),
             "reused_visits": reused,
+            "verified": verified,
+            "overruled": prior is not None and index is not None and index != prior,
             "seconds": time.perf_counter() - started,
         }
         if index is None:  # no iteration finished inside the clock
@@ -433,6 +450,86 @@ class IsmctsPolicy:
             child.total += reward[child.seat]
             child.squares += reward[child.seat] ** 2
         return added
+
+    def _verify(
+        self, root: Node, view: Any, decision: Decision, prior: int, seed: int, deadline: float
+    ) -> tuple[int, int]:
+        """Paired rollouts: greedy's choice against the search's most visited others
+        (``CANDIDATES``), each rolled out from the same determinizations with the same
+        rollout seeds, so the luck of the draw cancels out of the differences. The search's
+        choice is played only if its mean difference to greedy's is above ``trust`` standard
+        errors of that difference. Returns the choice and the paired rollouts made."""
+        me = decision.seat
+        ranked = sorted(
+            (
+                (child.visits, child.total / child.visits, i)
+                for i, option in enumerate(decision.options)
+                if i != prior
+                and (child := root.children.get((me, option.key))) is not None
+                and child.visits > 0
+            ),
+            reverse=True,
+        )
+        rivals = [i for _, _, i in ranked[:CANDIDATES]]
+        if not rivals:
+            return prior, 0
+        rng = random.Random(seed ^ 0x5EED)
+        diffs: dict[int, list[float]] = {i: [] for i in rivals}
+        done = 0
+        for _ in range(self.params.verify):
+            if time.perf_counter() >= deadline:
+                break
+            state_seed, roll_seed = rng.getrandbits(63), rng.getrandbits(63)
+            try:
+                base = self._paired_rollout(view, decision, prior, state_seed, roll_seed, deadline)
+                for i in rivals:
+                    value = self._paired_rollout(view, decision, i, state_seed, roll_seed, deadline)
+                    diffs[i].append(value - base)
+            except (ValueError, LookupError):  # an option this determinization does not offer
+                continue
+            done += 1
+        best, best_mean = prior, 0.0
+        for i, values in diffs.items():
+            n = len(values)
+            if n < 2:
+                continue
+            mean = sum(values) / n
+            var = max(sum((v - mean) ** 2 for v in values) / (n - 1), VERIFY_FLOOR)
+            if mean > self.params.trust * math.sqrt(var / n) and mean > best_mean:
+                best, best_mean = i, mean
+        return best, done
+
+    def _paired_rollout(
+        self,
+        view: Any,
+        decision: Decision,
+        index: int,
+        state_seed: int,
+        roll_seed: int,
+        deadline: float,
+    ) -> float:
+        """The searching seat's reward after playing option ``index`` in the determinization
+        ``state_seed``, then rolling out with a rollout policy and generator seeded
+        ``roll_seed`` (the same for every option compared)."""
+        state = self._rebuild(view, state_seed)
+        me = decision.seat
+        state.apply(me, self._local_index(state, decision, index))
+        rollout = rollout_for(self.game, self.params.rollout, roll_seed)
+        rng = random.Random(roll_seed)
+        evaluation = self._evaluation
+        stage = evaluation[1] if evaluation and self.params.leaf == "stage" else None
+        until = stage(state) + 1 if stage else 0
+        steps = 0
+        while steps < self.params.depth:
+            pending = state.pending()
+            if not pending or (stage and stage(state) >= until):
+                break
+            d = pending[0]
+            state.apply(d.seat, rollout(state, d, rng))
+            steps += 1
+            if steps % CLOCK_EVERY == 0 and time.perf_counter() >= deadline:
+                break
+        return rewards(state, self.params.margin, evaluation[0] if evaluation else None)[me]
 
     @staticmethod
     def _best(root: Node, decision: Decision, prior: int | None, trust: float) -> int | None:

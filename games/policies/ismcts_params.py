@@ -34,7 +34,14 @@ PARAMS: dict[str, Param] = {
     "seconds": Param("float", 0.0, 600.0, help="time per decision (0: iterations only)"),
     "c": Param("float", 0.0, 10.0, help="UCT exploration constant"),
     "rollout": Param("str", choices=("random", "greedy"), help="rollout policy"),
-    "depth": Param("int", 1, 100_000, help="rollout decisions before the position is adjudicated"),
+    "depth": Param("int", 1, 100_000, help="rollout decisions before the position is judged"),
+    "leaf": Param(
+        "str",
+        choices=("adjudicate", "evaluate", "stage"),
+        help="how an unfinished rollout is judged: adjudicate (the rules' standing), evaluate "
+        "(the game's projection of final scores), stage (roll out to the game's next scoring "
+        "stage, then evaluate)",
+    ),
     "nodes": Param("int", 100, 2_000_000, help="tree nodes kept at most (memory bound)"),
     "reuse": Param("bool", help="keep the subtree of the option played for the next decision"),
     "margin": Param(
@@ -42,6 +49,13 @@ PARAMS: dict[str, Param] = {
         0.0,
         1000.0,
         help="unfinished positions by score difference over this scale (0: by place)",
+    ),
+    "verify": Param(
+        "int",
+        0,
+        100_000,
+        help="paired rollouts comparing greedy's choice with the search's best before "
+        "overruling it (0: none, the search's own statistics)",
     ),
     "trust": Param(
         "float",
@@ -52,17 +66,69 @@ PARAMS: dict[str, Param] = {
 }
 
 
+#: Per game, the values of the parameters not given (``None`` in ``IsmctsParams``; see
+#: docs/bots.md for the runs that chose them); ``FALLBACK`` for a game not listed.
+FALLBACK: dict[str, Any] = {
+    "iterations": 200,
+    "rollout": "random",
+    "depth": 60,
+    "leaf": "adjudicate",
+    "verify": 0,
+}
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "rumble-nation": {},
+    "root": {},
+    "gnomeville": {
+        "iterations": 30,
+        "rollout": "greedy",
+        "depth": 400,
+        "leaf": "stage",
+        "verify": 16,
+    },
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The parameters as one game's search uses them (``IsmctsParams.resolved``)."""
+
+    iterations: int
+    seconds: float
+    c: float
+    rollout: str
+    depth: int
+    leaf: str
+    nodes: int
+    reuse: bool
+    margin: float
+    trust: float
+    verify: int
+
+
 @dataclass(frozen=True, slots=True)
 class IsmctsParams:
-    iterations: int = 200
+    """The parameters as given; ``None``: the game's default (``GAME_DEFAULTS``)."""
+
+    iterations: int | None = None
     seconds: float = 0.0
     c: float = 0.7
-    rollout: str = "random"
-    depth: int = 60
+    rollout: str | None = None
+    depth: int | None = None
+    leaf: str | None = None
     nodes: int = 50_000
     reuse: bool = True
     margin: float = 5.0
     trust: float = 1.0
+    verify: int | None = None
+
+    def resolved(self, game: str) -> Settings:
+        """The parameters for ``game``: each one not given takes the game's default."""
+        table = {**FALLBACK, **GAME_DEFAULTS.get(game, {})}
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        for key, value in table.items():
+            if values[key] is None:
+                values[key] = value
+        return Settings(**values)
 
     def spec(self) -> str:
         """The canonical spec string: the name, then every parameter that is not the default."""

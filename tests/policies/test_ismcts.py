@@ -138,6 +138,69 @@ def test_bad_parameters_are_named() -> None:
     )
 
 
+def test_parameters_left_to_the_game_take_its_defaults() -> None:
+    """``ismcts`` alone is one spec for every game; each game fills in its own defaults, and a
+    value given is kept (``verify=0`` included: no paired rollouts)."""
+    assert IsmctsParams().spec() == "ismcts"
+    gnomeville = IsmctsParams().resolved("gnomeville")
+    assert (gnomeville.rollout, gnomeville.leaf) == ("greedy", "stage")
+    assert gnomeville.verify > 0 and gnomeville.iterations > 0
+    rumble = IsmctsParams().resolved("rumble-nation")
+    assert (rumble.iterations, rumble.rollout, rumble.leaf, rumble.verify) == (
+        200,
+        "random",
+        "adjudicate",
+        0,
+    )
+    given = parse_spec("ismcts:iterations=7,verify=0,rollout=random").resolved("gnomeville")
+    assert (given.iterations, given.verify, given.rollout, given.leaf) == (7, 0, "random", "stage")
+
+
+def test_gnomeville_projection_counts_what_adjudication_cannot_see() -> None:
+    """The projection of a finished game is its outcome; before the end it adds to the VP so
+    far (at least the goals as they stand, never negative), and ``stage`` counts scorings."""
+    from games.gnomeville import evaluate
+
+    state = get_game("gnomeville").new(GameConfig(2, get_game("gnomeville").variants[0]), 3)
+    policies = [make_policy("greedy", "gnomeville", s) for s in range(2)]
+    stages = []
+    while state.pending():
+        decision = state.pending()[0]
+        if len(stages) % 25 == 0:
+            projected = evaluate.projected(state)  # type: ignore[arg-type]
+            assert all(p >= t.vp for p, t in zip(projected, state.towns, strict=True))  # type: ignore[attr-defined]
+        stages.append(evaluate.stage(state))  # type: ignore[arg-type]
+        view = state.observe(decision.seat)
+        choice = policies[decision.seat].choose(
+            DecisionContext("gnomeville", decision.seat, decision, lambda v=view: v)
+        )
+        state.apply(decision.seat, choice)
+    assert stages == sorted(stages) and stages[0] == 0 and stages[-1] == 4
+    outcome = state.outcome()
+    assert outcome is not None
+    assert evaluate.projected(state) == tuple(float(v) for v in outcome.scores)  # type: ignore[arg-type]
+    assert evaluate.stage(state) == 5  # type: ignore[arg-type]
+
+
+def test_paired_rollouts_check_the_search_before_it_overrules_greedy() -> None:
+    """With ``verify``, a Gnomeville decision compares greedy's choice with the search's
+    best on paired rollouts; the result is legal and reproducible from the seed."""
+    state = get_game("gnomeville").new(GameConfig(2, get_game("gnomeville").variants[0]), 4)
+    while len(state.pending()[0].options) < 3:
+        decision = state.pending()[0]
+        state.apply(decision.seat, 0)
+    decision = state.pending()[0]
+    view = state.observe(decision.seat)
+    ctx = DecisionContext("gnomeville", decision.seat, decision, lambda: view)
+    spec = "ismcts:iterations=6,verify=3,trust=0.5"
+    first, second = make_policy(spec, "gnomeville", 2), make_policy(spec, "gnomeville", 2)
+    assert isinstance(first, IsmctsPolicy)
+    choice = first.choose(ctx)
+    assert 0 <= choice < len(decision.options)
+    assert second.choose(ctx) == choice
+    assert first.last["verified"] in (0, 3)  # none when the search agreed with greedy
+
+
 # ------------------------------------------------------------------ hidden information
 
 
