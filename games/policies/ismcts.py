@@ -73,6 +73,7 @@ Stage = Callable[[GameState], int]
 #: game's scoring stages passed (a ``stage`` rollout runs until the next one).
 EVALUATION: dict[str, str] = {
     "gnomeville": "games.gnomeville.evaluate",
+    "root": "games.root.evaluate",
 }
 
 

@@ -77,7 +77,7 @@ FALLBACK: dict[str, Any] = {
 }
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "rumble-nation": {},
-    "root": {},
+    "root": {"iterations": 20, "rollout": "greedy", "leaf": "stage", "verify": 8},
     "gnomeville": {
         "iterations": 30,
         "rollout": "greedy",

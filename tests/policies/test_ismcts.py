@@ -182,6 +182,25 @@ def test_gnomeville_projection_counts_what_adjudication_cannot_see() -> None:
     assert evaluate.stage(state) == 5  # type: ignore[arg-type]
 
 
+def test_root_projection_adds_the_map_to_the_vp_and_stages_are_turns() -> None:
+    from games.root import evaluate
+
+    state = get_game("root").new(GameConfig(2, "autumn"), 5)
+    policies = [make_policy("greedy", "root", s) for s in range(2)]
+    stages = []
+    for _ in range(120):
+        decision = state.pending()[0]
+        stages.append(evaluate.stage(state))  # type: ignore[arg-type]
+        view = state.observe(decision.seat)
+        choice = policies[decision.seat].choose(
+            DecisionContext("root", decision.seat, decision, lambda v=view: v)
+        )
+        state.apply(decision.seat, choice)
+    assert stages == sorted(stages) and stages[-1] > stages[0]
+    projected = evaluate.projected(state)  # type: ignore[arg-type]
+    assert len(projected) == 2 and projected != tuple(float(v) for v in state.totals())  # type: ignore[attr-defined]
+
+
 def test_paired_rollouts_check_the_search_before_it_overrules_greedy() -> None:
     """With ``verify``, a Gnomeville decision compares greedy's choice with the search's
     best on paired rollouts; the result is legal and reproducible from the seed."""

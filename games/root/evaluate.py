@@ -1,0 +1,44 @@
+"""A projection of each seat's final score from an unfinished Root position, for search bots.
+
+The adjudicated standing (RT4) is the VP so far; a position's promise is not in it. Here a
+seat's projection is its contest total so far (``RootState.totals``) plus, in a two-player
+game, ``POSITION_WEIGHT`` times the greedy player's map yardstick
+(``games.root.greedy.position``: clearings ruled, own buildings protected, enemy buildings
+threatened) from that seat's own view. Three or four players: the VP alone.
+
+``stage`` counts turns (over the contest's games): a search rolls out to the end of the turn
+in progress and judges the position there.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from games.root.greedy.map_model import MapModel
+from games.root.greedy.position import position
+
+if TYPE_CHECKING:
+    from games.root.state import RootState
+
+#: VP per unit of the greedy yardstick (a clearing ruled is 1 unit).
+POSITION_WEIGHT = 0.3
+
+
+def stage(g: RootState) -> int:
+    """Turns begun so far in the contest (a new game starts a new count)."""
+    return g.game_number * 100_000 + g.turns
+
+
+def projected(g: RootState) -> tuple[float, ...]:
+    """Each seat's projected final score (the final totals if the contest is over)."""
+    outcome = g.outcome()
+    if outcome is not None:
+        return tuple(float(s) for s in outcome.scores)
+    totals = [float(v) for v in g.totals()]
+    if g.n != 2:
+        return tuple(totals)
+    factions = [p.faction for p in g.players]
+    for seat in range(2):
+        model = MapModel(g.observe(seat))
+        totals[seat] += POSITION_WEIGHT * position(model, factions[seat], factions[1 - seat])
+    return tuple(totals)
