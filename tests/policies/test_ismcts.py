@@ -116,7 +116,9 @@ def test_seconds_bound_the_search_without_a_clock() -> None:
 
 def test_the_tree_stays_within_its_node_bound_and_is_reused_for_own_follow_ups() -> None:
     state = get_game("root").new(GameConfig(2, "autumn"), 5)
-    policy = IsmctsPolicy("root", 1, IsmctsParams(iterations=150, depth=4, nodes=120))
+    policy = IsmctsPolicy(
+        "root", 1, IsmctsParams(iterations=150, depth=4, nodes=120, rollout="random", verify=0)
+    )
     policies: list[Policy] = [policy, make_policy("random", "root", 2)]
     reused = 0
     for _ in range(6):
@@ -236,7 +238,7 @@ def test_another_seats_hidden_cards_do_not_change_a_choice() -> None:
     made = []
     for state in (real, other):
         policies: list[Policy] = [
-            make_policy("ismcts:iterations=30,depth=6", "root", 3),
+            make_policy("ismcts:iterations=12,depth=6,verify=3", "root", 3),
             make_policy("random", "root", 4),
         ]
         made.append(play_until(state, "root", policies, 0, 6))
