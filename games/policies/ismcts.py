@@ -62,6 +62,8 @@ CLOCK_EVERY = 8
 #: floor of the variance of a paired difference.
 CANDIDATES = 2
 VERIFY_FLOOR = 1e-4
+#: With ``verify`` and a time bound, the share of the time the tree search may use.
+SEARCH_SHARE = 0.5
 
 Rebuild = Callable[[Any, int], GameState]
 Rollout = Callable[[GameState, Decision, random.Random], int]
@@ -287,7 +289,11 @@ class IsmctsPolicy:
         prior = self._fallback.choose(ctx) if self.params.trust > 0 else None
         root = self._root(view)
         reused = root.visits
-        iterations = self._search(root, view, decision, seed, deadline)
+        searching = deadline
+        if self.params.verify > 0 and prior is not None and deadline < math.inf:
+            # a search bounded by time leaves the paired rollouts their share of it
+            searching = started + (deadline - started) * SEARCH_SHARE
+        iterations = self._search(root, view, decision, seed, searching)
         index: int | None
         verified = 0
         if self.params.verify > 0 and prior is not None:
