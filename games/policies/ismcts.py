@@ -51,12 +51,14 @@ from games.policies.ismcts_params import IsmctsParams, Settings
 
 #: The share of the referee's per-decision time the search may use, and the margin kept.
 BUDGET_SHARE = 0.8
+BUDGET_SHARE_GREEDY = 0.6
 BUDGET_MARGIN_S = 0.02
 #: Weight of the score against place in a seat's reward.
 SCORE_WEIGHT = 0.1
 #: A solo score of this many points is worth a reward of 0.75.
 SOLO_SCALE = 50.0
-#: The clock is read every this many rollout decisions.
+#: The clock is read every this many random rollout decisions (every greedy one: a greedy
+#: choice may take milliseconds).
 CLOCK_EVERY = 8
 #: ``verify``: the search's most visited options compared with greedy's choice, and the
 #: floor of the variance of a paired difference.
@@ -267,6 +269,7 @@ class IsmctsPolicy:
         self._fallback = _greedy_policy(game, seed)
         leaf = self.params.leaf
         self._evaluation = evaluation_for(game) if leaf in ("evaluate", "stage") else None
+        self._clock_every = 1 if self.params.rollout == "greedy" else CLOCK_EVERY
         self._kept: tuple[Node, Any] | None = None
         #: What the last decision did (for tests and the docs): iterations, nodes, reused.
         self.last: dict[str, Any] = {}
@@ -316,7 +319,9 @@ class IsmctsPolicy:
     def _deadline(self, started: float, budget_s: float | None) -> float:
         limit = self.params.seconds if self.params.seconds > 0 else math.inf
         if budget_s is not None:
-            limit = min(limit, max(0.0, budget_s * BUDGET_SHARE - BUDGET_MARGIN_S))
+            # a greedy rollout step may take milliseconds (Root): keep more of the clock back
+            share = BUDGET_SHARE_GREEDY if self.params.rollout == "greedy" else BUDGET_SHARE
+            limit = min(limit, max(0.0, budget_s * share - BUDGET_MARGIN_S))
         return started + limit
 
     def _root(self, view: Any) -> Node:
@@ -361,12 +366,15 @@ class IsmctsPolicy:
         rng = random.Random(seed)
         nodes = root.size()
         done = 0
+        last = 0.0  # how long the last iteration took: one that would not fit is not begun
         for _ in range(self.params.iterations):
-            if time.perf_counter() >= deadline:
+            began = time.perf_counter()
+            if began + last >= deadline:
                 break
             state = self._rebuild(view, rng.getrandbits(63))
             nodes += self._iterate(root, state, me, allowed, rng, deadline, nodes)
             done += 1
+            last = time.perf_counter() - began
         return done
 
     def _iterate(
@@ -448,7 +456,7 @@ class IsmctsPolicy:
             decision = pending[0]
             state.apply(decision.seat, rollout(state, decision, rng))
             steps += 1
-            if steps % CLOCK_EVERY == 0 and time.perf_counter() >= deadline:
+            if steps % self._clock_every == 0 and time.perf_counter() >= deadline:
                 break
         reward = rewards(state, self.params.margin, evaluation[0] if evaluation else None)
         root.visits += 1
@@ -483,18 +491,26 @@ class IsmctsPolicy:
         rng = random.Random(seed ^ 0x5EED)
         diffs: dict[int, list[float]] = {i: [] for i in rivals}
         done = 0
+        last = 0.0
         for _ in range(self.params.verify):
-            if time.perf_counter() >= deadline:
+            began = time.perf_counter()
+            if began + last >= deadline:
                 break
             state_seed, roll_seed = rng.getrandbits(63), rng.getrandbits(63)
             try:
                 base = self._paired_rollout(view, decision, prior, state_seed, roll_seed, deadline)
-                for i in rivals:
-                    value = self._paired_rollout(view, decision, i, state_seed, roll_seed, deadline)
+                values = [
+                    self._paired_rollout(view, decision, i, state_seed, roll_seed, deadline)
+                    for i in rivals
+                ]
+                if time.perf_counter() >= deadline:
+                    break  # a sample the clock cut short is not a fair comparison
+                for i, value in zip(rivals, values, strict=True):
                     diffs[i].append(value - base)
             except (ValueError, LookupError):  # an option this determinization does not offer
                 continue
             done += 1
+            last = time.perf_counter() - began
         best, best_mean = prior, 0.0
         for i, values in diffs.items():
             n = len(values)
@@ -534,7 +550,7 @@ class IsmctsPolicy:
             d = pending[0]
             state.apply(d.seat, rollout(state, d, rng))
             steps += 1
-            if steps % CLOCK_EVERY == 0 and time.perf_counter() >= deadline:
+            if steps % self._clock_every == 0 and time.perf_counter() >= deadline:
                 break
         return rewards(state, self.params.margin, evaluation[0] if evaluation else None)[me]
 
