@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
 from typing import Any
@@ -163,8 +164,12 @@ def test_a_bot_that_keeps_failing_is_paused_and_told_why(database: str) -> None:
     run(failing_bot_paused(connect(database)))
 
 
+#: A short join window: the failing bot's two NO_SHOWs take seconds, not the default 2 x 10 s.
+QUICK_NO_SHOW = dataclasses.replace(SETTINGS, join_timeout_ms=1_500)
+
+
 async def failing_bot_paused(engine: Engine) -> None:
-    async with ladder_stub(engine) as (_service, stub):
+    async with ladder_stub(engine, QUICK_NO_SHOW) as (_service, stub):
         mute = await register(stub, "mute")
         # Seeks but never joins its matches: each one is a NO_SHOW.
         seek = stub.Seek(lpb.SeekRequest(concurrency=1), metadata=bearer(mute.token))

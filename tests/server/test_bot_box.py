@@ -241,7 +241,7 @@ def test_bots_are_gone_after_each_match_of_a_tournament(tmp_path: Path, marker: 
 
     async def tournament() -> None:
         async with running_server() as referee:
-            for index in range(3):
+            for index in range(2):
                 seen = set(recorded(tmp_path))
                 spec = ScheduledMatch(index, 0, 100 + index, ("lingers", "random"))
                 finished = await play_on_referee(referee, config, bots, spec)
@@ -260,7 +260,7 @@ def test_bots_are_gone_after_each_match_of_a_tournament(tmp_path: Path, marker: 
 
     asyncio.run(tournament())
     assert not lingering, f"bots still running after their match: {lingering}"
-    assert len(recorded(tmp_path)) == 3
+    assert len(recorded(tmp_path)) == 2
 
 
 async def one_match(command: list[str], limits: BoxLimits = DEFAULT_LIMITS) -> tuple[str, str]:
