@@ -226,6 +226,19 @@ def worker(
     out.put(report)
 
 
+def create_request() -> Any:
+    """The CreateMatch of every benchmark match: the game, generous clocks, the join window."""
+    from kassen.v1 import referee_pb2 as pb
+
+    return pb.CreateMatchRequest(
+        game=GAME,
+        variant=VARIANT,
+        players=PLAYERS,
+        time_control=pb.TimeControl(decision_ms=DECISION_MS, bank_ms=BANK_MS),
+        join_timeout_ms=JOIN_TIMEOUT_MS,
+    )
+
+
 async def _worker(
     address: str, matches: int, bot: str, seed: int, created: EventType, go: EventType
 ) -> WorkerReport:
@@ -239,13 +252,7 @@ async def _worker(
     async with grpc.aio.insecure_channel(address) as channel:
         await asyncio.wait_for(channel.channel_ready(), STARTUP_TIMEOUT_S)
         stub = rpc.RefereeStub(channel)
-        request = pb.CreateMatchRequest(
-            game=GAME,
-            variant=VARIANT,
-            players=PLAYERS,
-            time_control=pb.TimeControl(decision_ms=DECISION_MS, bank_ms=BANK_MS),
-            join_timeout_ms=JOIN_TIMEOUT_MS,
-        )
+        request = create_request()
         tickets = []
         for _ in range(matches):
             response = await stub.CreateMatch(request, timeout=60)

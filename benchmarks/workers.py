@@ -46,16 +46,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import yardstick
 from benchmarks.load import (
-    BANK_MS,
-    DECISION_MS,
     GAME,
-    JOIN_TIMEOUT_MS,
     PLAYERS,
     STARTUP_TIMEOUT_S,
     VARIANT,
     MatchClock,
     _load,
     _take,
+    create_request,
     make_bot,
     referee,
 )
@@ -149,13 +147,7 @@ async def _client(address: str, load: Load, ready: Any, go: Any) -> ClientReport
     runner.open_channel = open_channel  # every seat's connection chosen here, as described above
     report = ClientReport()
     room = asyncio.Semaphore(concurrency)
-    request = pb.CreateMatchRequest(
-        game=GAME,
-        variant=VARIANT,
-        players=PLAYERS,
-        time_control=pb.TimeControl(decision_ms=DECISION_MS, bank_ms=BANK_MS),
-        join_timeout_ms=JOIN_TIMEOUT_MS,
-    )
+    request = create_request()
     async with grpc.aio.insecure_channel(address, options=[APART]) as first:
         await asyncio.wait_for(first.channel_ready(), STARTUP_TIMEOUT_S)
     ready.set()
