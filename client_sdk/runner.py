@@ -15,7 +15,7 @@ import random
 import time
 from collections.abc import Awaitable
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import grpc
 
@@ -123,7 +123,12 @@ async def _play_stream(
             answer = pb.Answer(
                 request_id=message.decision.request_id, option_index=index, think_time_us=think_us
             )
-            await call.write(pb.PlayRequest(answer=answer))
+            try:
+                await call.write(pb.PlayRequest(answer=answer))
+            except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                # The referee ended this stream while the bot thought: what it said last (a
+                # "displaced" notice, MatchOver) may still be unread, and decides what follows.
+                return await _last_words(bot, call)
         elif which == "notice" and message.notice.code == DISPLACED:
             # Another connection holds this seat now: rejoining would only take it back.
             call.cancel()
@@ -142,6 +147,28 @@ async def _play_stream(
                 bot.on_events(tuple(message.match_over.events))
             bot.on_match_over(message.match_over)
             await call.done_writing()
+            over: pb.MatchOver = message.match_over
+            return over
+
+
+async def _last_words(bot: Bot, call: Any) -> pb.MatchOver | None:
+    """What an ended stream still holds: MatchOver (returned), a "displaced" notice
+    (``BotError``), or nothing (None: the stream dropped, the seat may rejoin)."""
+    while True:
+        try:
+            read = await call.read()
+        except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+            return None
+        if read is grpc.aio.EOF:
+            return None
+        message = cast(pb.PlayResponse, read)
+        which = message.WhichOneof("message")
+        if which == "notice" and message.notice.code == DISPLACED:
+            raise BotError(f"displaced: {message.notice.message}")
+        if which == "match_over":
+            if message.match_over.events:
+                bot.on_events(tuple(message.match_over.events))
+            bot.on_match_over(message.match_over)
             over: pb.MatchOver = message.match_over
             return over
 

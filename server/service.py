@@ -34,6 +34,11 @@ Context = grpc.aio.ServicerContext[Any, Any]
 JOIN_MESSAGE_TIMEOUT_S = 10.0
 #: How long writing MatchOver to a stream that rejoined as the match ended may take.
 LATE_JOIN_WRITE_S = 1.0
+#: How long a stream stays open after its last message (MatchOver, a "displaced" notice) for
+#: the bot to read it: a grpc.aio client that reads only after the RPC has ended gets EOF
+#: instead of the messages still unread, so the stream ends when the bot half-closes or
+#: cancels, or after this long.
+LAST_WORDS_S = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +174,8 @@ class RefereeService(rpc.RefereeServicer):
                     "this seat sent far more messages than it was asked for: it fails FLOODED"
                     " and its stream is closed",
                 )
+            if not reader.done():  # the bot reads its last message, then closes its side
+                await asyncio.wait({reader}, timeout=LAST_WORDS_S)
         finally:
             reader.cancel()
             seat.detach(generation)
@@ -191,6 +198,8 @@ class RefereeService(rpc.RefereeServicer):
                 # The bot half-closed: it will send nothing more, but it can still hear MatchOver.
                 seat.detach(generation, half_closed=True)
                 return None
+            if generation != seat.stream_generation or seat.closed:
+                continue  # a displaced stream, or the match is over: nothing it says counts
             now = time.monotonic()
             if isinstance(message, Unreadable):
                 seat.violate(Reason.MALFORMED_MESSAGE, message.describe(), now)

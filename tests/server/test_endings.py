@@ -123,7 +123,8 @@ def test_rejoins_racing_the_end_of_a_match_all_end() -> None:
     everyone, matches = run(scenario, timeout=240)
     assert sum(s.hung for s in everyone) == 0, [s.hung for s in everyone]
     assert all(m.result is not None for m in matches)
-    assert sum(s.streams for s in everyone) >= 100
+    # Every client took its seat over again and again (2 streams each on average at least).
+    assert sum(s.streams for s in everyone) >= 2 * len(everyone)
     assert sum(s.heard_match_over for s in everyone) >= 2 * len(matches)
 
 
