@@ -97,7 +97,9 @@ def test_the_resume_hint_after_ctrl_c_names_the_database(tmp_path: Path) -> None
     workers = children_of(process.pid)
     assert workers, "the built-in bots play in worker processes"
     process.send_signal(signal.SIGINT)
-    rest = process.communicate(timeout=60)[1]
+    # Generous: twice under a loaded full suite the runner took over 60 s to stop (not seen
+    # alone, idle or with CPU burners: 9 of 9 in 5-9 s); being looked into (issue 17 notes).
+    rest = process.communicate(timeout=150)[1]
     assert process.returncode == 130, rest
     # No worker outlives an interrupted runner (they used to linger, orphaned).
     deadline = time.monotonic() + 10
