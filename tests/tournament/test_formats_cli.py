@@ -136,6 +136,11 @@ def test_sprt_accepts_h1_for_a_clearly_better_candidate_and_h0_for_an_equal_one(
         "0",
         "--elo1",
         "150",
+        # A given seed: with a secret one, an equal pair is accepted as better 5% of the time
+        # by design (alpha), which made this test fail now and then; the error rates
+        # themselves are checked in test_sprt_blocks.py.
+        "--seed",
+        "7",
         cwd=tmp_path,
     )
     assert equal.returncode == 0, equal.stderr
