@@ -7,7 +7,10 @@ a fast default depth, fewer games or runs with the same assertions, and at full 
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -42,3 +45,35 @@ class Depth:
 @pytest.fixture(scope="session")
 def depth(pytestconfig: pytest.Config) -> Depth:
     return Depth(bool(pytestconfig.getoption("slow")))
+
+
+def _sigint_state() -> tuple[object, bool, bool]:
+    """Python's SIGINT handler, and whether the kernel has SIGINT ignored for this process or
+    blocked in this thread (a C library may change those without Python knowing)."""
+    fields = dict(
+        line.split(":\t", 1)
+        for line in Path("/proc/thread-self/status").read_text().splitlines()
+        if ":\t" in line
+    )
+    bit = 1 << (signal.SIGINT - 1)
+    ignored = bool(int(fields.get("SigIgn", "0"), 16) & bit)
+    blocked = bool(int(fields.get("SigBlk", "0"), 16) & bit)
+    return signal.getsignal(signal.SIGINT), ignored, blocked
+
+
+@pytest.fixture(autouse=True)
+def _sigint_left_as_found(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail a test that leaves Ctrl-C ignored or blocked in the test process: every process the
+    later tests start would inherit it (the ctrl-C tests of the CLIs then see a lost SIGINT)."""
+    before = _sigint_state()
+    yield
+    after = _sigint_state()
+    if after != before:
+        signal.signal(signal.SIGINT, before[0])  # type: ignore[arg-type]
+        if after[2] and not before[2]:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        pytest.fail(
+            f"{request.node.nodeid} changed SIGINT in the test process: "
+            f"(handler, ignored, blocked) {before} -> {after}",
+            pytrace=False,
+        )

@@ -152,7 +152,10 @@ class MatchRecord:
 
 def with_driver(url: str) -> str:
     """``postgresql://`` (no driver named) means psycopg 3, the driver of the postgres extra,
-    not SQLAlchemy's default psycopg2 (which we do not ship)."""
+    not SQLAlchemy's default psycopg2 (which we do not ship). A plain path (no ``://``) is a
+    SQLite file, as ``kassen serve --store`` takes it."""
+    if "://" not in url and url.strip():
+        return f"sqlite:///{Path(url).expanduser().resolve()}"
     for scheme in ("postgresql://", "postgres://"):
         if url.startswith(scheme):
             return "postgresql+psycopg://" + url[len(scheme) :]

@@ -11,7 +11,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     demo.add_argument(
         "--db",
         default="sqlite:///runs/demo.sqlite",
-        help="database URL (default sqlite:///runs/demo.sqlite)",
+        help="a SQLite file or a database URL (default sqlite:///runs/demo.sqlite)",
     )
     demo.add_argument("--quiet", action="store_true", help="no progress bar")
     demo.set_defaults(run=run)

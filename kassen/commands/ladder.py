@@ -41,7 +41,7 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     serve.add_argument(
         "--db",
         default=DEFAULT_LADDER_DATABASE,
-        help=f"database: a SQLite URL or postgresql://... (default {DEFAULT_LADDER_DATABASE})",
+        help=f"a SQLite file or a database URL, e.g. postgresql://... (default {DEFAULT_LADDER_DATABASE})",
     )
     serve.add_argument(
         "--config",

@@ -24,7 +24,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     run.set_defaults(run=run_tournament)
     resume = actions.add_parser("resume", help="finish an interrupted tournament")
     resume.add_argument("id", help="tournament id")
-    resume.add_argument("--db", default=None, help=f"database URL (default {DEFAULT_DATABASE})")
+    resume.add_argument(
+        "--db", default=None, help=f"a SQLite file or a database URL (default {DEFAULT_DATABASE})"
+    )
     resume.add_argument("--quiet", action="store_true", help="no progress bar")
     _ray_flag(resume)
     resume.set_defaults(run=resume_tournament)
@@ -39,7 +41,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     show = ladder_actions.add_parser("show", help="print the ladder of a tournament")
     show.add_argument("--tournament", default=None, help="tournament id (default: the latest)")
     show.add_argument(
-        "--db", default=DEFAULT_DATABASE, help=f"database URL (default {DEFAULT_DATABASE})"
+        "--db",
+        default=DEFAULT_DATABASE,
+        help=f"a SQLite file or a database URL (default {DEFAULT_DATABASE})",
     )
     show.add_argument(
         "--format", choices=["table", "json", "csv"], default="table", help="output (default table)"
@@ -134,7 +138,10 @@ def _settings_flags(parser: argparse.ArgumentParser) -> None:
         help="a failed seat forfeits (default) or voids the match",
     )
     parser.add_argument(
-        "--db", default=None, dest="database", help=f"database URL (default {DEFAULT_DATABASE})"
+        "--db",
+        default=None,
+        dest="database",
+        help=f"a SQLite file or a database URL (default {DEFAULT_DATABASE})",
     )
     parser.add_argument(
         "--output", default=None, help="folder for reports and replays (default runs)"
