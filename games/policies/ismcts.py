@@ -98,19 +98,7 @@ def rebuild_for(game: str) -> Rebuild:
     if game == "gnomeville":
         from games.gnomeville.state import GnomevilleState
 
-        method = getattr(GnomevilleState, "from_view", None)
-        if method is None:
-            try:
-                module = importlib.import_module("games.gnomeville.rebuild")
-            except ImportError:
-                module = None
-            method = getattr(module, "from_view", None)
-        if method is None:
-            raise NoRebuild(
-                "ismcts cannot play gnomeville yet: it needs GnomevilleState.from_view "
-                "(games/gnomeville/rebuild.py) to rebuild positions from a seat's view"
-            )
-        return cast(Rebuild, method)
+        return cast(Rebuild, GnomevilleState.from_view)
     raise NoRebuild(f"ismcts has no rebuild for {game}")
 
 
