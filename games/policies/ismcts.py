@@ -4,7 +4,7 @@ Single-observer ISMCTS (SO-ISMCTS, Cowling, Powley & Whitehouse 2012) with one t
 decision, shared by all seats:
 
 * every iteration rebuilds a playable state from the seat's own observation with the game's
-  ``from_view(view, seed)`` (the ``REBUILD`` table): what the seat cannot see (other hands,
+  ``from_view(view, seed)`` (``ismcts_games.rebuild_for``): what the seat cannot see (other hands,
   hidden cards, future chance) is sampled there, so the search never reads hidden state and
   plays the same in-process and over the wire;
 * nodes are keyed by the acting seat and the option's stable ``key``; an option legal in some
@@ -38,25 +38,26 @@ otherwise the tree starts afresh.
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 import time
-from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from games.contract import Decision, GameState
-from games.policies.base import DecisionContext, Policy
+from games.policies.base import DecisionContext
+from games.policies.ismcts_games import (
+    evaluation_for,
+    greedy_policy,
+    rebuild_for,
+    rollout_for,
+)
 from games.policies.ismcts_params import IsmctsParams, Settings
+from games.policies.ismcts_rewards import rewards
 
 #: The share of the referee's per-decision time the search may use, and the margin kept.
 BUDGET_SHARE = 0.8
 BUDGET_SHARE_GREEDY = 0.6
 BUDGET_MARGIN_S = 0.02
-#: Weight of the score against place in a seat's reward.
-SCORE_WEIGHT = 0.1
-#: A solo score of this many points is worth a reward of 0.75.
-SOLO_SCALE = 50.0
 #: The clock is read every this many random rollout decisions (every greedy one: a greedy
 #: choice may take milliseconds).
 CLOCK_EVERY = 8
@@ -66,99 +67,6 @@ CANDIDATES = 2
 VERIFY_FLOOR = 1e-4
 #: With ``verify`` and a time bound, the share of the time the tree search may use.
 SEARCH_SHARE = 0.5
-
-Rebuild = Callable[[Any, int], GameState]
-Rollout = Callable[[GameState, Decision, random.Random], int]
-Projection = Callable[[GameState], tuple[float, ...]]
-Stage = Callable[[GameState], int]
-
-#: Per game, the module judging an unfinished position (``leaf=evaluate`` or ``stage``): its
-#: ``projected(state)`` is each seat's projected final score, its ``stage(state)`` counts the
-#: game's scoring stages passed (a ``stage`` rollout runs until the next one).
-EVALUATION: dict[str, str] = {
-    "gnomeville": "games.gnomeville.evaluate",
-    "root": "games.root.evaluate",
-}
-
-
-class NoRebuild(LookupError):
-    """The game has no ``from_view``: a search bot cannot rebuild positions from a view."""
-
-
-def rebuild_for(game: str) -> Rebuild:
-    """The game's ``from_view``: how a seat outside the referee rebuilds a position."""
-    if game == "rumble-nation":
-        from games.rumble_nation.state import RumbleNationState
-
-        return cast(Rebuild, RumbleNationState.from_view)
-    if game == "root":
-        from games.root.state import RootState
-
-        return cast(Rebuild, RootState.from_view)
-    if game == "gnomeville":
-        from games.gnomeville.state import GnomevilleState
-
-        return cast(Rebuild, GnomevilleState.from_view)
-    raise NoRebuild(f"ismcts has no rebuild for {game}")
-
-
-def evaluation_for(game: str) -> tuple[Projection, Stage] | None:
-    """The game's projection of final scores and its stage counter, if it has them."""
-    name = EVALUATION.get(game)
-    if name is None:
-        return None
-    module = importlib.import_module(name)
-    return cast(Projection, module.projected), cast(Stage, module.stage)
-
-
-def _greedy_policy(game: str, seed: int) -> Policy:
-    from games.policies.registry import make_policy
-
-    return make_policy("greedy", game, seed)
-
-
-def _rumble_greedy(state: GameState, decision: Decision, rng: random.Random) -> int:
-    """Rumble Nation's greedy choice on the determinized state itself (the policy would
-    rebuild the state from an observation first: the same choice, ten times slower)."""
-    from games.rumble_nation import greedy
-
-    options = decision.options
-    seat = decision.seat
-    if decision.kind == "daimyo_draft":
-        return min(
-            range(len(options)),
-            key=lambda i: greedy.DAIMYO_PREFERENCE.index(options[i].value[1]),
-        )
-    base = greedy.evaluate(state, seat)  # type: ignore[arg-type]
-    scores: list[float] = []
-    for index, option in enumerate(options):
-        what = option.value[0]
-        if what == "roll":
-            scores.append(base + greedy.ROLL_VALUE)
-        elif what == "reroll":
-            scores.append(base + greedy.REROLL_BELOW)
-        else:
-            trial = state.clone()
-            trial.apply(seat, index)
-            scores.append(greedy._best_completion(trial, seat, [greedy.SEARCH_BUDGET]))  # type: ignore[arg-type]
-    best = max(scores)
-    ties = [i for i, v in enumerate(scores) if v >= best - 1e-9]
-    return ties[0] if len(ties) == 1 else rng.choice(ties)
-
-
-def rollout_for(game: str, name: str, seed: int) -> Rollout:
-    """How rollouts choose: uniformly, or as the game's greedy bot would from the seat's view."""
-    if name == "random":
-        return lambda state, decision, rng: rng.randrange(len(decision.options))
-    if game == "rumble-nation":
-        return _rumble_greedy
-    policy = _greedy_policy(game, seed)
-
-    def greedy_choice(state: GameState, decision: Decision, rng: random.Random) -> int:
-        seat = decision.seat
-        return policy.choose(DecisionContext(game, seat, decision, lambda: state.observe(seat)))
-
-    return greedy_choice
 
 
 class Node:
@@ -184,62 +92,6 @@ class Node:
         return count
 
 
-def rewards(
-    state: GameState, margin: float = 0.0, projection: Projection | None = None
-) -> list[float]:
-    """Each seat's reward for a finished or adjudicated position, in [0, 1]. ``margin`` > 0:
-    an unfinished position is judged by each seat's score against the best other's instead,
-    ``0.5 + 0.5 * tanh(difference / margin)`` (smooth where the place barely moves); with a
-    ``projection``, by its projected final scores rather than the adjudicated ones."""
-    finished = state.outcome()
-    scores = projection(state) if finished is None and projection is not None else ()
-    if len(scores) > 1:
-        if margin > 0:
-            return [
-                0.5
-                + 0.5
-                * math.tanh((scores[s] - max(v for o, v in enumerate(scores) if o != s)) / margin)
-                for s in range(len(scores))
-            ]
-        return _place_rewards(scores)
-    outcome = finished or state.adjudicate()
-    n = len(outcome.ranking)
-    if margin > 0 and finished is None and n > 1:
-        scores = tuple(float(v) for v in outcome.scores)
-        return [
-            0.5
-            + 0.5 * math.tanh((scores[s] - max(v for o, v in enumerate(scores) if o != s)) / margin)
-            for s in range(n)
-        ]
-    if n == 1:  # solo: the score alone, squashed into [0, 1]
-        score = outcome.scores[0]
-        return [0.5 + 0.5 * score / (abs(score) + SOLO_SCALE)]
-    scores = outcome.scores
-    low, high = min(scores), max(scores)
-    spread = high - low
-    result = []
-    for seat in range(n):
-        place = (n - outcome.rank_of(seat)) / (n - 1)
-        share = (scores[seat] - low) / spread if spread else 0.5
-        result.append((1 - SCORE_WEIGHT) * place + SCORE_WEIGHT * share)
-    return result
-
-
-def _place_rewards(scores: tuple[float, ...]) -> list[float]:
-    """Place (shared places share) and score share, as for a finished game, from scores."""
-    n = len(scores)
-    low, high = min(scores), max(scores)
-    spread = high - low
-    result = []
-    for seat in range(n):
-        above = sum(1 for v in scores if v > scores[seat])
-        level = sum(1 for v in scores if v == scores[seat])
-        place = (n - 1 - above - (level - 1) / 2) / (n - 1)
-        share = (scores[seat] - low) / spread if spread else 0.5
-        result.append((1 - SCORE_WEIGHT) * place + SCORE_WEIGHT * share)
-    return result
-
-
 class IsmctsPolicy:
     """The search bot (see the module docstring)."""
 
@@ -254,7 +106,7 @@ class IsmctsPolicy:
         self._rng = random.Random(seed)
         self._rebuild = rebuild_for(game)
         self._rollout = rollout_for(game, self.params.rollout, seed)
-        self._fallback = _greedy_policy(game, seed)
+        self._fallback = greedy_policy(game, seed)
         leaf = self.params.leaf
         self._evaluation = evaluation_for(game) if leaf in ("evaluate", "stage") else None
         self._clock_every = 1 if self.params.rollout == "greedy" else CLOCK_EVERY

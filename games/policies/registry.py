@@ -57,7 +57,8 @@ def make_policy(name: str, game: str, seed: int = 0) -> Policy:
     if name == "greedy":
         return _greedy(game)(seed)
     if is_spec(name):
-        from games.policies.ismcts import IsmctsPolicy, NoRebuild
+        from games.policies.ismcts import IsmctsPolicy
+        from games.policies.ismcts_games import NoRebuild
 
         try:
             params = parse_spec(name)
