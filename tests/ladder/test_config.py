@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from games.policies.registry import make_policy
 from tournament.ladder_service.config import LadderConfigError, default_settings, load_settings
 from tournament.ladder_service.service import PoolKey
 
@@ -69,6 +70,10 @@ variant = "advanced"
         ("[[ladder.house]]\nname='hh1'\npolicy='smart'\ngame='root'", "policy must be one of"),
         ("[[ladder.house]]\nname='h'\npolicy='random'\ngame='root'", "name must be 3-32"),
         (
+            "[[ladder.house]]\nname='hh1'\npolicy='ismcts:seconds=-1'\ngame='root'",
+            "ladder.house[0]: policy: ismcts parameter seconds must be at least 0",
+        ),
+        (
             "[ladder]\npools=['root/autumn/2']\n[[ladder.house]]\nname='hh1'\npolicy='random'\n"
             "game='root'\nplayers=[4]",
             "players must list pools this ladder runs for root/autumn (2)",
@@ -81,6 +86,21 @@ def test_mistakes_are_one_line_naming_the_key(tmp_path: Path, text: str, message
         load_settings(write(tmp_path, text))
     assert message in str(error.value)
     assert "\n" not in str(error.value)
+
+
+def test_a_house_bot_may_be_the_search_bot_with_parameters(tmp_path: Path) -> None:
+    settings = load_settings(
+        write(
+            tmp_path,
+            "[ladder]\npools = ['root/autumn/2']\n[[ladder.house]]\nname = 'house-ismcts'\n"
+            "policy = 'ismcts: seconds=0.5 , c=0.7'\ngame = 'root'\n",
+        )
+    )
+    (house,) = settings.house_bots
+    assert house.policy == "ismcts:seconds=0.5"  # canonical: the default c left out
+    # The ladder makes its seat with the registry, as for greedy and random.
+    policy = make_policy(house.policy, "root", 1)
+    assert type(policy).__name__ == "IsmctsPolicy" and policy.params.seconds == 0.5
 
 
 def test_an_unreadable_file_is_named(tmp_path: Path) -> None:

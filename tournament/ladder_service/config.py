@@ -14,7 +14,7 @@ so that a lone new bot finds a full four-player table at once). A TOML file over
 
     [[ladder.house]]
     name = "house-greedy"
-    policy = "greedy"           # a built-in bot: greedy or random
+    policy = "greedy"           # a built-in bot: greedy, random, ismcts or "ismcts:seconds=0.5"
     game = "rumble-nation"      # variant: the game's first; players: every pool of the game
 
 Every mistake is a ``LadderConfigError`` naming the key, before anything starts.
@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from games import UnknownGame, games, get_game
+from games.policies.ismcts_params import BadParams, is_spec, parse_spec
 from games.policies.registry import POLICY_NAMES
 from server.settings import MAX_JOIN_TIMEOUT_MS, MAX_TIME_MS, TimeControl
 from tournament.ladder_service.registry import NAME_PATTERN
@@ -174,8 +175,16 @@ def _house(
     name, policy, game_name = (table.get(k) for k in ("name", "policy", "game"))
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
         raise LadderConfigError(f"{where}: name must be 3-32 letters, digits, '.', '_' or '-'")
-    if policy not in POLICY_NAMES:
-        raise LadderConfigError(f"{where}: policy must be one of {', '.join(POLICY_NAMES)}")
+    if not isinstance(policy, str) or (policy not in POLICY_NAMES and not is_spec(policy)):
+        raise LadderConfigError(
+            f"{where}: policy must be one of {', '.join(POLICY_NAMES)} "
+            "(ismcts with parameters: 'ismcts:seconds=0.5,...')"
+        )
+    if is_spec(policy):
+        try:
+            policy = parse_spec(policy).spec()
+        except BadParams as exc:
+            raise LadderConfigError(f"{where}: policy: {exc}") from None
     try:
         game = get_game(str(game_name))
     except UnknownGame as exc:
