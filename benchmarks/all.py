@@ -3,8 +3,8 @@
     python benchmarks/all.py [--full] [--only engine root_engine ...] [--markdown]
 
 Runs, in order: engine (Rumble Nation), root_engine, gnomeville_engine, referee, tournament (a), ratings (the
-tournament benchmark's (b)) and load (concurrent matches against one ``kassen serve``, 100 in
-the short profile, 500 in full). The yardstick is measured at the start and after each benchmark,
+tournament benchmark's (b)), load (concurrent matches against one ``kassen serve``, 100 in
+the short profile, 500 in full) and search (what an ``ismcts`` decision costs in each game). The yardstick is measured at the start and after each benchmark,
 so each benchmark sits between two readings (the reading after one is the reading before the
 next) and is compared with the better of the two, as each script does on its own.
 
@@ -35,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # ratings first: it sets the BLAS thread count before anything loads numpy.
 from benchmarks import ratings  # noqa: I001
-from benchmarks import engine, gnomeville_engine, referee, root_engine, tournament, yardstick
+from benchmarks import engine, gnomeville_engine, referee, root_engine, search, tournament
+from benchmarks import yardstick
 from benchmarks import load as concurrent_load
 from benchmarks.yardstick import Figure, Reading, met, number
 
@@ -53,6 +54,7 @@ class Profile:
     tournament: dict[str, Any] = field(default_factory=dict)
     ratings: dict[str, Any] = field(default_factory=dict)
     load: dict[str, Any] = field(default_factory=dict)
+    search: dict[str, Any] = field(default_factory=dict)
 
 
 #: The scripts' own defaults.
@@ -66,6 +68,7 @@ FULL = Profile(
     tournament={"matches": 10_000, "concurrency": 2},
     ratings={"repeats": 3},
     load={"matches": 500, "workers": 3},
+    search={"count": 8},
 )
 #: About two minutes in all on 2 cores (118 s on 2026-11-30 with Gnomeville).
 SHORT = Profile(
@@ -78,9 +81,19 @@ SHORT = Profile(
     tournament={"matches": 10_000, "concurrency": 2},
     ratings={"repeats": 2, "rankings_too": False},
     load={"matches": 100, "workers": 2},
+    search={"count": 3},
 )
 
-NAMES = ("engine", "root_engine", "gnomeville_engine", "referee", "tournament", "ratings", "load")
+NAMES = (
+    "engine",
+    "root_engine",
+    "gnomeville_engine",
+    "referee",
+    "tournament",
+    "ratings",
+    "load",
+    "search",
+)
 
 
 def steps(profile: Profile) -> dict[str, Callable[[], list[Figure]]]:
@@ -92,6 +105,7 @@ def steps(profile: Profile) -> dict[str, Callable[[], list[Figure]]]:
         "tournament": lambda: tournament.run(**profile.tournament, fit=False),
         "ratings": lambda: ratings.run(**profile.ratings),
         "load": lambda: concurrent_load.run(**profile.load),
+        "search": lambda: search.run(**profile.search),
     }
 
 

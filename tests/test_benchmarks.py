@@ -17,6 +17,7 @@ TINY = bench.Profile(
     tournament={"matches": 12, "concurrency": 1},  # in-process: no spawn,
     ratings={"bots": 20, "games": 2_000, "repeats": 1, "rankings_too": False},
     load={"matches": 4, "workers": 1},  # a real kassen serve and one bot process
+    search={"count": 1, "games": ("rumble-nation",), "timed_seconds": 0.05},
 )
 
 
