@@ -83,6 +83,11 @@ def default_ci(players: int) -> str:
 
 
 def ladder_rows(summary: Summary) -> list[dict[str, Any]]:
+    """The ladder, best first; ``los_next``: the likelihood that a bot is stronger than the
+    one ranked just below it (from the fit's covariance, as a 0-1 fraction; the last has none).
+    Two bots are told apart at 99%, not by whether their 95% intervals overlap (they may
+    overlap when the difference is already significant)."""
+    entries = summary.ladder.entries
     return [
         {
             "rank": rank,
@@ -93,9 +98,25 @@ def ladder_rows(summary: Summary) -> list[dict[str, Any]]:
             "games": e.games,
             "score": _number(e.score, 4),
             "failures": summary.failures.get(e.name, 0),
+            "los_next": (
+                _number(summary.ladder.los_of(e.name, entries[rank].name), 6)
+                if rank < len(entries)
+                else None
+            ),
         }
-        for rank, e in enumerate(summary.ladder.entries, 1)
+        for rank, e in enumerate(entries, 1)
     ]
+
+
+def _los(value: float | None) -> str:
+    """A LOS as a percentage with the digits that matter near certainty (99.97%, > 99.99%)."""
+    if value is None:
+        return ""
+    if value > 0.9999:
+        return "> 99.99%"
+    if value < 0.0001:
+        return "< 0.01%"
+    return f"{value * 100:.2f}%" if value >= 0.99 or value <= 0.01 else f"{value * 100:.1f}%"
 
 
 def _fmt(value: float | None, pattern: str = "{:.0f}") -> str:
@@ -119,7 +140,7 @@ def print_ladder(engine: Engine, tournament_id: str, ci: str | None = None) -> N
     table = Table(
         title=f"{t['name']} ({tournament_id}): {t['game']} {t['variant']}, {t['players']} players, "
         f"{summary.matches} matches{options_note(stored_options(t))}",
-        caption=f"Elo fitted jointly (Bradley-Terry, mean 1500); 95% intervals by {summary.ladder.method_label}",
+        caption=f"Elo fitted jointly (Bradley-Terry, mean 1500); 95% intervals by {summary.ladder.method_label}; LOS: the likelihood that a bot is stronger than the next",
     )
     for column, justify in (
         ("#", "right"),
@@ -129,6 +150,7 @@ def print_ladder(engine: Engine, tournament_id: str, ci: str | None = None) -> N
         ("pair games", "right"),
         ("score", "right"),
         ("failures", "right"),
+        ("LOS", "right"),
     ):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for row in ladder_rows(summary):
@@ -140,6 +162,7 @@ def print_ladder(engine: Engine, tournament_id: str, ci: str | None = None) -> N
             str(row["games"]),
             _fmt(None if row["score"] is None else row["score"] * 100, "{:.1f}%"),
             str(row["failures"]),
+            _los(row["los_next"]),
         )
     Console().print(table)
 

@@ -71,6 +71,13 @@ def test_round_robin_from_flags_stores_everything_and_writes_reports(tmp_path: P
     assert ladder["matches"] == 3 * 6  # 3 pairs x 3 seed blocks x 2 seatings
     for row in ladder["ladder"]:
         assert row["ci_low"] < row["elo"] < row["ci_high"]
+    # Each bot's likelihood of being stronger than the next, as the fit's matrix has it.
+    first, second, last = ladder["ladder"]
+    matrix = ladder["likelihood_of_superiority"]
+    assert first["los_next"] == pytest.approx(matrix["greedy"][second["bot"]], abs=1e-4)
+    assert 0.5 <= first["los_next"] <= 1 and 0.5 <= second["los_next"] <= 1
+    assert last["los_next"] is None
+    assert "LOS" in result.stdout and "stronger than the next" in " ".join(result.stdout.split())
     assert (folder / "ladder.csv").read_text().startswith("rank,bot,elo,ci_low,ci_high")
     assert "opponent" in (folder / "head_to_head.csv").read_text()
     html = (folder / "report.html").read_text()
