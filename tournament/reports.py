@@ -85,8 +85,7 @@ def default_ci(players: int) -> str:
 def ladder_rows(summary: Summary) -> list[dict[str, Any]]:
     """The ladder, best first; ``los_next``: the likelihood that a bot is stronger than the
     one ranked just below it (from the fit's covariance, as a 0-1 fraction; the last has none).
-    Two bots are told apart at 99%, not by whether their 95% intervals overlap (they may
-    overlap when the difference is already significant)."""
+    It tests the difference itself; each 95% interval places one bot against the field's mean."""
     entries = summary.ladder.entries
     return [
         {
