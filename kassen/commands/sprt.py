@@ -23,7 +23,9 @@ TRAJECTORY_POINTS = 20
 def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sprt = actions.add_parser("sprt", help="play candidate vs baseline until an SPRT decides")
     sprt.add_argument(
-        "--candidate", required=True, help="bot: random, greedy, NAME=cmd:..., NAME=module:Class"
+        "--candidate",
+        required=True,
+        help="bot: random, greedy, ismcts[:KEY=VALUE,...], NAME=cmd:..., NAME=module:Class",
     )
     sprt.add_argument("--baseline", required=True, help="bot, as for --candidate")
     sprt.add_argument(
@@ -59,6 +61,15 @@ def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         help="base seed (default: drawn secretly; a given seed makes the run reproducible)",
     )
     sprt.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")
+    sprt.add_argument(
+        "--decision-ms",
+        type=int,
+        default=1000,
+        help="free time per decision (default 1000; a search bot plans on it)",
+    )
+    sprt.add_argument(
+        "--bank-ms", type=int, default=10_000, help="time bank per seat (default 10000)"
+    )
     sprt.set_defaults(run=run)
 
 
@@ -94,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
             bots=(candidate, baseline, *field),
             seed=args.seed,
             concurrency=args.concurrency,
+            decision_ms=args.decision_ms,
+            bank_ms=args.bank_ms,
             options=parse_options(option_flags(args.option), Path.cwd(), "--option"),
         )
         if len(field) < args.players - 2:

@@ -5,6 +5,7 @@ line naming the parameter; and a small fixed-iteration tournament that runs."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,31 @@ def test_in_process_the_search_keeps_to_the_clock() -> None:
     record, seats = asyncio.run(play_builtin(config, bots, spec, None, "ismcts-clock"))
     assert record.decisions == 40
     assert not any(s.forfeited for s in seats), [(s.reason, s.detail) for s in seats]
+
+
+def test_the_sprt_gives_a_search_bot_its_clock(capsys: pytest.CaptureFixture[str]) -> None:
+    """``kassen tournament sprt --decision-ms``: a search with no iteration bound plans on the
+    clock it is given (60 ms: a few games in seconds; at the default 1,000 ms they would take
+    about a minute)."""
+    started = time.monotonic()
+    code = main(
+        [
+            "tournament",
+            "sprt",
+            "--candidate",
+            "s=ismcts:iterations=1000000",
+            "--baseline",
+            "random",
+            "--decision-ms",
+            "60",
+            "--max-games",
+            "4",
+            "--seed",
+            "1",
+            "--concurrency",
+            "1",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0 and "blocks 2, games 4" in out, out
+    assert time.monotonic() - started < 30
