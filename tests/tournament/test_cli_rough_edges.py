@@ -258,22 +258,10 @@ def test_the_sprt_trajectory_ends_with_the_llr_the_verdict_quotes(tmp_path: Path
 def test_a_plain_path_for_db_is_a_sqlite_file(tmp_path: Path) -> None:
     # As `kassen serve --store` takes it: a path without a scheme is a SQLite file (it used to
     # be refused as a malformed URL). Relative to where the command runs.
-    run = kassen(
-        "tournament",
-        "run",
-        "--bot",
-        "random",
-        "--bot",
-        "greedy",
-        "--games",
-        "2",
-        "--quiet",
-        "--db",
-        "k.sqlite",
-        "--output",
-        "out",
-        cwd=tmp_path,
+    command = (
+        "tournament run --bot random --bot greedy --games 2 --quiet --db k.sqlite --output out"
     )
+    run = kassen(*command.split(), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert stored(tmp_path / "k.sqlite") == 2
     tid = re.search(r"tournament (t[0-9a-f]+)", run.stderr).group(1)  # type: ignore[union-attr]
