@@ -79,11 +79,11 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "rumble-nation": {},
     "root": {"iterations": 20, "rollout": "greedy", "leaf": "stage", "verify": 8},
     "gnomeville": {
-        "iterations": 30,
+        "iterations": 50,
         "rollout": "greedy",
         "depth": 400,
         "leaf": "stage",
-        "verify": 16,
+        "verify": 24,
     },
 }
 
