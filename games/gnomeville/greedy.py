@@ -1,7 +1,8 @@
 """A greedy Gnomeville player: a one-decision lookahead on its own town, no search.
 
 It sees only what a remote bot sees: the decision (options carry ``Act`` values) and its
-seat's ``GnomevilleView``. Each option is scored by what the town would look like right after
+seat's ``GnomevilleView`` (or the part of it it reads, ``SeatSight``, which a search's rollouts
+build faster). Each option is scored by what the town would look like right after
 it, judged with a few readable rules:
 
 - **upgrades**: a placement that completes a group of three scores the stack it makes (ruling
@@ -24,8 +25,11 @@ from games.gnomeville.buildings import LINE_OF, TIER_OF, Tile
 from games.gnomeville.content import SIZE, SPACES, ContentError, TrollCard, default_pack
 from games.gnomeville.steps import Act
 from games.gnomeville.town import AROUND, ORTHOGONAL
-from games.gnomeville.view import GnomevilleView, TownView
+from games.gnomeville.view import GnomevilleView, SeatSight, TownView
 from games.policies.base import DecisionContext
+
+#: What the player reads: a seat's whole view, or just the part it needs.
+Sight = GnomevilleView | SeatSight
 
 #: Value of one victory point, in the units every rule below uses.
 VP = 10.0
@@ -60,7 +64,7 @@ def _cards() -> dict[str, TrollCard]:
         return {}
 
 
-def threatened(view: GnomevilleView) -> frozenset[int]:
+def threatened(view: Sight) -> frozenset[int]:
     """Spaces the round's troll card hits first: its boulders and spawns (a card of another
     content pack is unknown to this player: nothing is threatened then)."""
     card = _cards().get(view.round_card)
@@ -89,7 +93,7 @@ class GreedyPolicy:
         self.rng = random.Random(seed)
 
     def choose(self, ctx: DecisionContext) -> int:
-        view: GnomevilleView = ctx.observation
+        view: Sight = ctx.observation
         options = ctx.decision.options
         scores = [self.score(view, ctx.decision.kind, option) for option in options]
         best = max(scores)
@@ -98,7 +102,7 @@ class GreedyPolicy:
 
     # ------------------------------------------------------------------ rules per action
 
-    def score(self, view: GnomevilleView, kind: str, option: Option) -> float:
+    def score(self, view: Sight, kind: str, option: Option) -> float:
         act = Act(*option.value)
         assert view.seat is not None
         town = view.towns[view.seat]
@@ -139,7 +143,7 @@ class GreedyPolicy:
             return 1.0 if act.amount == 1 else 0.0
         return 0.0  # stop, skip, none, done: the default when nothing gains
 
-    def draw_value(self, view: GnomevilleView, town: TownView) -> float:
+    def draw_value(self, view: Sight, town: TownView) -> float:
         """Draw unless the next gnome tile would likely leave the town stuck."""
         size = sum(town.bag)
         if size == 0:
@@ -150,7 +154,7 @@ class GreedyPolicy:
         empty = sum(1 for s in range(SPACES) if self.is_empty(town, s))
         return 1.0 if empty > 0 or gnome_chance > 0 else -1.0
 
-    def keep_value(self, view: GnomevilleView, town: TownView) -> float:
+    def keep_value(self, view: Sight, town: TownView) -> float:
         """Keep a drawn tile unless it is the gnome tile that makes the town stuck, or a
         building with nowhere good to go."""
         drawn = view.drawn
@@ -166,7 +170,7 @@ class GreedyPolicy:
         )
         return 1.0 if best > 0 else -1.0
 
-    def place_value(self, view: GnomevilleView, town: TownView, space: int, tile: int) -> float:
+    def place_value(self, view: Sight, town: TownView, space: int, tile: int) -> float:
         if tile < 0:
             return 0.0
         value = TIER_OF[tile] * 1.0
@@ -180,7 +184,7 @@ class GreedyPolicy:
             value -= 4.0 * TIER_OF[tile]
         return value
 
-    def move_value(self, view: GnomevilleView, town: TownView, gnome: int, direction: str) -> float:
+    def move_value(self, view: Sight, town: TownView, gnome: int, direction: str) -> float:
         start = town.gnomes[gnome].space
         target = _step(start, direction)
         if target is None:
@@ -221,7 +225,7 @@ class GreedyPolicy:
         on_board = sum(1 for t in town.tiles if t == tile)
         return TIER_OF[tile] * 2.0 + 2.0 * min(on_board, 2) - MUSHROOM * TIER_OF[tile] * 0.5
 
-    def upgrade_value(self, view: GnomevilleView, town: TownView, act: Act) -> float:
+    def upgrade_value(self, view: Sight, town: TownView, act: Act) -> float:
         if act.action == "line":
             defence = LINE_OF.get(Tile(act.tile)) == "defence"
             return sum(1.0 for t in town.tiles if t == act.tile) * 3 + (1.0 if defence else 0.0)
@@ -231,7 +235,7 @@ class GreedyPolicy:
             3.0 if space in threatened(view) else 0.0
         )
 
-    def safe_value(self, view: GnomevilleView, town: TownView, space: int) -> float:
+    def safe_value(self, view: Sight, town: TownView, space: int) -> float:
         value = 0.0
         if town.tiles[space] >= 0:
             value -= TIER_OF[town.tiles[space]]

@@ -259,6 +259,35 @@ def observe(g: GnomevilleState, seat: int | None) -> GnomevilleView:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class SeatSight:
+    """The part of a seat's ``GnomevilleView`` the greedy player reads, built without the rest
+    (the decks, events, goals and steps): what a search's greedy rollouts ask at every step.
+    Every field equals the full view's (``tests/gnomeville/test_greedy.py`` checks the choices)."""
+
+    seat: int
+    phase: str
+    towns: tuple[TownView, ...]
+    drawn: int
+    round_card: str
+
+
+def seat_sight(g: GnomevilleState, seat: int) -> SeatSight:
+    """``observe(g, seat)`` cut to ``SeatSight``."""
+    towns: tuple[TownView, ...] = g.snapshot
+    towns = tuple(
+        town_view(g, g.towns[seat], seat) if i == seat else v for i, v in enumerate(towns)
+    )
+    card = g.round_card
+    return SeatSight(
+        seat=seat,
+        phase=g.phase,
+        towns=towns,
+        drawn=g.towns[seat].drawn,
+        round_card=g.pack.troll_cards[card].id if card != EMPTY else "",
+    )
+
+
 def troll_cards(g: GnomevilleState) -> tuple[tuple[int, str, bool], ...]:
     """Every troll card revealed so far, in order: past rounds', then this round's."""
     cards = g.pack.troll_cards

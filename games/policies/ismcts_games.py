@@ -102,9 +102,21 @@ def rollout_for(game: str, name: str, seed: int) -> Rollout:
     if game == "rumble-nation":
         return _rumble_greedy
     policy = greedy_policy(game, seed)
+    sight = _rollout_sight(game)
 
     def greedy_choice(state: GameState, decision: Decision, rng: random.Random) -> int:
         seat = decision.seat
-        return policy.choose(DecisionContext(game, seat, decision, lambda: state.observe(seat)))
+        return policy.choose(DecisionContext(game, seat, decision, lambda: sight(state, seat)))
 
     return greedy_choice
+
+
+def _rollout_sight(game: str) -> Callable[[Any, int], Any]:
+    """What the greedy player is shown in a rollout: the seat's observation, or in Gnomeville
+    only the part of it the greedy player reads (``SeatSight``: the same choices, a rollout
+    step about a third cheaper)."""
+    if game == "gnomeville":
+        from games.gnomeville.view import seat_sight
+
+        return seat_sight
+    return lambda state, seat: state.observe(seat)

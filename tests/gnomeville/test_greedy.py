@@ -64,3 +64,32 @@ def test_greedy_is_deterministic_and_legal(variant: str) -> None:
         return state.digest()
 
     assert play() == play()
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_the_seats_sight_gives_the_choices_of_the_whole_view(players: int) -> None:
+    """A search's rollouts show the greedy player ``SeatSight`` (the fields it reads) instead
+    of the whole observation: at every decision of greedy games, each field equals the view's
+    and the player, from the same generator state, chooses the same option."""
+    from games.gnomeville.greedy import GreedyPolicy
+    from games.gnomeville.view import seat_sight
+    from games.policies.base import DecisionContext
+
+    checked = 0
+    for seed in range(3):
+        state = GAME.new(GameConfig(players, "standard"), seed)
+        bots = [GreedyPolicy(seed * 10 + s) for s in range(players)]
+        while not state.is_over:
+            decision = state.pending()[0]
+            seat = decision.seat
+            view, sight = state.observe(seat), seat_sight(state, seat)
+            for name in ("seat", "phase", "towns", "drawn", "round_card"):
+                assert getattr(sight, name) == getattr(view, name), name
+            generator = bots[seat].rng.getstate()
+            full = bots[seat].choose(DecisionContext("gnomeville", seat, decision, lambda: view))
+            bots[seat].rng.setstate(generator)
+            cut = bots[seat].choose(DecisionContext("gnomeville", seat, decision, lambda: sight))
+            assert cut == full, (seed, decision.kind)
+            state.apply(seat, full)
+            checked += 1
+    assert checked > 300
