@@ -3,7 +3,8 @@
 The docs give the commands behind their measured figures (docs/bots.md) and the first steps
 (README); a command a reader copies must not stop at a bad flag or a parameter out of bounds.
 Each is parsed by the real CLI parser and validated by ``build_config`` (the step before
-anything is written); lines abbreviated with ``...`` and ones naming a file are left out.
+anything is written); lines abbreviated with ``...``, with a ``<placeholder>`` or naming a
+file are left out.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def documented_commands() -> list[tuple[str, str]]:
                 if start < 0:
                     continue
                 command = part[start:].split("#")[0].strip()
-                if "..." in command or ".toml" in command:
+                if "..." in command or ".toml" in command or "<" in command:
                     continue
                 found.append((page.relative_to(ROOT).as_posix(), command))
     return sorted(set(found))
