@@ -7,6 +7,7 @@ a fast default depth, fewer games or runs with the same assertions, and at full 
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,6 +24,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="run the property tests and simulations at full depth (CI does); the default "
         "depth checks the same properties on fewer games, leagues or runs",
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The depth for code that runs at import (the fuzz tests' case counts, tests/fuzz)."""
+    os.environ["KASSEN_TEST_DEPTH"] = "slow" if config.getoption("slow") else "fast"
 
 
 def pytest_report_header(config: pytest.Config) -> str:

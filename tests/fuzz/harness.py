@@ -64,19 +64,23 @@ FUZZ_SEED = int(os.environ.get("KASSEN_FUZZ_SEED") or secrets.randbelow(2**32))
 PHASES = tuple(Phase) if os.environ.get("KASSEN_FUZZ_SHRINK") == "1" else (Phase.generate,)
 
 
-def examples(default: int) -> int:
-    """Cases per test: ``KASSEN_FUZZ_EXAMPLES`` (a night's run), else the CI default."""
+def examples(default: int, fast: int | None = None) -> int:
+    """Cases per test: ``KASSEN_FUZZ_EXAMPLES`` (a night's run), else the CI default (with
+    ``--slow``, which CI passes), else ``fast`` where given (the quick local depth)."""
     chosen = os.environ.get("KASSEN_FUZZ_EXAMPLES")
-    return int(chosen) if chosen else default
+    if chosen:
+        return int(chosen)
+    slow = os.environ.get("KASSEN_TEST_DEPTH") == "slow"
+    return default if slow or fast is None else fast
 
 
-def fuzz(default_examples: int) -> Callable[[T], T]:
+def fuzz(default_examples: int, fast_examples: int | None = None) -> Callable[[T], T]:
     """``@given``'s companion: the seed of this run, no deadline (a case waits on a real
     server), no example database (a case depends on the server's state, not only its input)."""
 
     def decorate(test: T) -> T:
         configured = settings(
-            max_examples=examples(default_examples),
+            max_examples=examples(default_examples, fast_examples),
             deadline=None,
             database=None,
             print_blob=True,
