@@ -99,6 +99,7 @@ async def running_server(
     store: MatchStore | None = None,
     services: Sequence[AddServices] = (),
     worker: WorkerSlot | None = None,
+    private_socket: str | None = None,
 ) -> AsyncIterator[Referee]:
     """Run a referee on ``address`` (port 0: a free port) until the block exits.
 
@@ -109,6 +110,9 @@ async def running_server(
 
     ``worker``: this referee is one of several sharing ``address`` (``kassen serve --workers``,
     server/workers.py); it also listens on its private socket for the others' forwarding.
+    ``private_socket``: a unix socket path (in a folder only this user may enter) on which the
+    same services are also served, in plaintext, for processes of the organiser's own (the
+    ladder's web page).
     """
     settings = settings or ServerSettings()
     host = address.rsplit(":", 1)[0]
@@ -133,6 +137,8 @@ async def running_server(
         raise AddressInUse(f"cannot listen on {address}: {exc}") from None
     if port == 0:
         raise AddressInUse(f"cannot listen on {address}")
+    if private_socket is not None and server.add_insecure_port(f"unix:{private_socket}") == 0:
+        raise AddressInUse(f"cannot listen on unix:{private_socket}")
     referee.address = f"{host}:{port}"
     for each in servers:
         await each.start()

@@ -102,3 +102,6 @@ class ServerSettings:
     max_waiting_per_caller: int = DEFAULT_MAX_WAITING_PER_CALLER
     recent_matches: int = DEFAULT_RECENT_MATCHES
     shutdown_grace_s: float = DEFAULT_SHUTDOWN_GRACE_S
+    #: A secret of a trusted relay (the ladder's web page), which holds one Watch per match
+    #: for many viewers: its calls are not counted against the per-caller watcher limit.
+    relay_token: str | None = None

@@ -35,7 +35,7 @@ async def serve(args: argparse.Namespace, settings: LadderSettings, token: str |
             running_ladder(
                 engine, settings, args.address, ServerSettings(admin_token=token)
             ) as service,
-            _web(service, args.web) as web_address,
+            _web(service, args.web, args.log_level) as web_address,
         ):
             pools = ", ".join(key.label for key in settings.pools)
             page = f"http://{web_address}" if web_address else "no web page"
@@ -53,12 +53,22 @@ async def serve(args: argparse.Namespace, settings: LadderSettings, token: str |
 
 
 @contextlib.asynccontextmanager
-async def _web(service: LadderService, address: str) -> AsyncIterator[str]:
-    """The web page on ``address`` (its bound host:port), or nothing for ``none``."""
+async def _web(service: LadderService, address: str, log_level: str) -> AsyncIterator[str]:
+    """The web page on ``address`` in its own process (its bound host:port), or nothing for
+    ``none``."""
     if address == "none":
         yield ""
         return
-    from tournament.ladder_service.web.server import running_web
+    from tournament.ladder_service.web.process import WebPageError, running_web
 
-    async with running_web(service, address) as bound:
-        yield bound
+    try:
+        async with running_web(
+            address,
+            service.engine.url.render_as_string(hide_password=False),
+            service.private_address,
+            relay_token=service.referee.settings.relay_token,
+            log_level=log_level,
+        ) as page:
+            yield page.address
+    except WebPageError as exc:
+        raise UsageError(str(exc)) from None

@@ -322,6 +322,9 @@ class LadderRow(_message.Message):
     PROVISIONAL_FIELD_NUMBER: _builtins.int
     ONLINE_FIELD_NUMBER: _builtins.int
     HOUSE_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
+    BOUNDED_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     bot_id: _builtins.str
     name: _builtins.str
@@ -335,6 +338,12 @@ class LadderRow(_message.Message):
     """Too few games for the rating to mean much yet."""
     online: _builtins.bool
     house: _builtins.bool
+    rated: _builtins.bool
+    """False until the bot has a rating (then rating, low and high are 0)."""
+    bounded: _builtins.bool
+    """False while the interval has no bounds yet (then low and high are 0)."""
+    status: _builtins.str
+    """"active" or "paused" (revoked bots are not listed)."""
     def __init__(
         self,
         *,
@@ -349,14 +358,91 @@ class LadderRow(_message.Message):
         provisional: _builtins.bool = ...,
         online: _builtins.bool = ...,
         house: _builtins.bool = ...,
+        rated: _builtins.bool = ...,
+        bounded: _builtins.bool = ...,
+        status: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_id", b"bot_id", "games", b"games", "high", b"high", "house", b"house", "low", b"low", "name", b"name", "online", b"online", "owner", b"owner", "provisional", b"provisional", "rank", b"rank", "rating", b"rating"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_id", b"bot_id", "bounded", b"bounded", "games", b"games", "high", b"high", "house", b"house", "low", b"low", "name", b"name", "online", b"online", "owner", b"owner", "provisional", b"provisional", "rank", b"rank", "rated", b"rated", "rating", b"rating", "status", b"status"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___LadderRow: _TypeAlias = LadderRow  # noqa: Y015
+
+@_typing.final
+class GetStandingsRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetStandingsRequest: _TypeAlias = GetStandingsRequest  # noqa: Y015
+
+@_typing.final
+class GetStandingsResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    POOLS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def pools(self) -> _containers.RepeatedCompositeFieldContainer[Global___PoolStanding]: ...
+    def __init__(
+        self,
+        *,
+        pools: _abc.Iterable[Global___PoolStanding] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["pools", b"pools"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetStandingsResponse: _TypeAlias = GetStandingsResponse  # noqa: Y015
+
+@_typing.final
+class PoolStanding(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_FIELD_NUMBER: _builtins.int
+    VARIANT_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    ROWS_FIELD_NUMBER: _builtins.int
+    LIVE_MATCH_IDS_FIELD_NUMBER: _builtins.int
+    game: _builtins.str
+    variant: _builtins.str
+    players: _builtins.int
+    kind: _builtins.str
+    """As GetLadderResponse.kind."""
+    @_builtins.property
+    def rows(self) -> _containers.RepeatedCompositeFieldContainer[Global___LadderRow]: ...
+    @_builtins.property
+    def live_match_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The matches of this pool being played now."""
+
+    def __init__(
+        self,
+        *,
+        game: _builtins.str = ...,
+        variant: _builtins.str = ...,
+        players: _builtins.int = ...,
+        kind: _builtins.str = ...,
+        rows: _abc.Iterable[Global___LadderRow] | None = ...,
+        live_match_ids: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "kind", b"kind", "live_match_ids", b"live_match_ids", "players", b"players", "rows", b"rows", "variant", b"variant"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PoolStanding: _TypeAlias = PoolStanding  # noqa: Y015
 
 @_typing.final
 class GetBotRequest(_message.Message):

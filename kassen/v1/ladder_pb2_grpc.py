@@ -60,6 +60,11 @@ class LadderStub:
                 request_serializer=kassen_dot_v1_dot_ladder__pb2.GetLadderRequest.SerializeToString,
                 response_deserializer=kassen_dot_v1_dot_ladder__pb2.GetLadderResponse.FromString,
                 _registered_method=True)
+        self.GetStandings = channel.unary_unary(
+                '/kassen.v1.Ladder/GetStandings',
+                request_serializer=kassen_dot_v1_dot_ladder__pb2.GetStandingsRequest.SerializeToString,
+                response_deserializer=kassen_dot_v1_dot_ladder__pb2.GetStandingsResponse.FromString,
+                _registered_method=True)
         self.GetBot = channel.unary_unary(
                 '/kassen.v1.Ladder/GetBot',
                 request_serializer=kassen_dot_v1_dot_ladder__pb2.GetBotRequest.SerializeToString,
@@ -115,6 +120,14 @@ class LadderServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetStandings(self, request, context):
+        """Every pool's public ladder at once, with the matches being played in it (what the web
+        page shows).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetBot(self, request, context):
         """One bot's public page; with the bot's own token also why it was paused.
         """
@@ -158,6 +171,11 @@ def add_LadderServicer_to_server(servicer, server):
                     servicer.GetLadder,
                     request_deserializer=kassen_dot_v1_dot_ladder__pb2.GetLadderRequest.FromString,
                     response_serializer=kassen_dot_v1_dot_ladder__pb2.GetLadderResponse.SerializeToString,
+            ),
+            'GetStandings': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetStandings,
+                    request_deserializer=kassen_dot_v1_dot_ladder__pb2.GetStandingsRequest.FromString,
+                    response_serializer=kassen_dot_v1_dot_ladder__pb2.GetStandingsResponse.SerializeToString,
             ),
             'GetBot': grpc.unary_unary_rpc_method_handler(
                     servicer.GetBot,
@@ -289,6 +307,33 @@ class Ladder:
             '/kassen.v1.Ladder/GetLadder',
             kassen_dot_v1_dot_ladder__pb2.GetLadderRequest.SerializeToString,
             kassen_dot_v1_dot_ladder__pb2.GetLadderResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetStandings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kassen.v1.Ladder/GetStandings',
+            kassen_dot_v1_dot_ladder__pb2.GetStandingsRequest.SerializeToString,
+            kassen_dot_v1_dot_ladder__pb2.GetStandingsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -53,6 +53,10 @@ class LadderStub:
     """
     GetLadder: _grpc.UnaryUnaryMultiCallable[_ladder_pb2.GetLadderRequest, _ladder_pb2.GetLadderResponse]
     """The public ladder of one game, variant and player count."""
+    GetStandings: _grpc.UnaryUnaryMultiCallable[_ladder_pb2.GetStandingsRequest, _ladder_pb2.GetStandingsResponse]
+    """Every pool's public ladder at once, with the matches being played in it (what the web
+    page shows).
+    """
     GetBot: _grpc.UnaryUnaryMultiCallable[_ladder_pb2.GetBotRequest, _ladder_pb2.GetBotResponse]
     """One bot's public page; with the bot's own token also why it was paused."""
     ListBots: _grpc.UnaryUnaryMultiCallable[_ladder_pb2.ListBotsRequest, _ladder_pb2.ListBotsResponse]
@@ -81,6 +85,10 @@ class LadderAsyncStub(LadderStub):
     """
     GetLadder: _aio.UnaryUnaryMultiCallable[_ladder_pb2.GetLadderRequest, _ladder_pb2.GetLadderResponse]  # type: ignore[assignment]
     """The public ladder of one game, variant and player count."""
+    GetStandings: _aio.UnaryUnaryMultiCallable[_ladder_pb2.GetStandingsRequest, _ladder_pb2.GetStandingsResponse]  # type: ignore[assignment]
+    """Every pool's public ladder at once, with the matches being played in it (what the web
+    page shows).
+    """
     GetBot: _aio.UnaryUnaryMultiCallable[_ladder_pb2.GetBotRequest, _ladder_pb2.GetBotResponse]  # type: ignore[assignment]
     """One bot's public page; with the bot's own token also why it was paused."""
     ListBots: _aio.UnaryUnaryMultiCallable[_ladder_pb2.ListBotsRequest, _ladder_pb2.ListBotsResponse]  # type: ignore[assignment]
@@ -130,6 +138,16 @@ class LadderServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_ladder_pb2.GetLadderResponse, _abc.Awaitable[_ladder_pb2.GetLadderResponse]]:
         """The public ladder of one game, variant and player count."""
+
+    @_abc_1.abstractmethod
+    def GetStandings(
+        self,
+        request: _ladder_pb2.GetStandingsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ladder_pb2.GetStandingsResponse, _abc.Awaitable[_ladder_pb2.GetStandingsResponse]]:
+        """Every pool's public ladder at once, with the matches being played in it (what the web
+        page shows).
+        """
 
     @_abc_1.abstractmethod
     def GetBot(

@@ -1,10 +1,12 @@
 """The ladder's web page over HTTP, against a real ladder whose finished matches were played by
 connected SDK bots and house bots: pages, escaping, errors, headers, replay frames (every
-decision, equal to a re-simulation, public information only) and the live view."""
+decision, equal to a re-simulation, public information only) and the live view. The page is
+its own process, as ``kassen ladder serve`` runs it."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 import threading
@@ -29,7 +31,7 @@ from tournament.ladder_service import registry
 from tournament.ladder_service.app import running_ladder
 from tournament.ladder_service.service import HouseBot, LadderService, LadderSettings, PoolKey
 from tournament.ladder_service.web.boards import board_for
-from tournament.ladder_service.web.server import running_web
+from tournament.ladder_service.web.process import WebPage, running_web
 from tournament.storage import connect
 
 RUMBLE = PoolKey("rumble-nation", "base", 2)
@@ -99,8 +101,8 @@ def start_ladder(database: str, matches: dict[PoolKey, int]) -> Running:
 
     async def main() -> None:
         engine = connect(database)
-        async with running_ladder(engine, SETTINGS) as service, running_web(service) as web:
-            ladder = Ladder(service, web, asyncio.get_running_loop())
+        async with running_ladder(engine, SETTINGS) as service, web_of(service) as page:
+            ladder = Ladder(service, page.address, asyncio.get_running_loop())
             try:
                 await play(ladder, matches)
             except BaseException as exc:
@@ -115,19 +117,26 @@ def start_ladder(database: str, matches: dict[PoolKey, int]) -> Running:
     return Running(ready.result(300), stop, thread)
 
 
+def web_of(service: LadderService) -> contextlib.AbstractAsyncContextManager[WebPage]:
+    """The ladder's web page process, on a free port."""
+    return running_web(
+        "127.0.0.1:0",
+        service.engine.url.render_as_string(hide_password=False),
+        service.private_address,
+        relay_token=service.referee.settings.relay_token,
+    )
+
+
 async def play(ladder: Ladder, matches: dict[PoolKey, int]) -> None:
-    engine = ladder.service.engine
     for key in matches:
-        bot, token = registry.register_bot(
-            engine,
+        bot, token = await ladder.service.register(
             name=author_name(key),
             owner="ann <ann@example.org>",
             game=key.game,
             variant=key.variant,
-            player_counts=(key.players,),
+            pools=[key],
             description=EVIL,
         )
-        assert token is not None
         ladder.tokens[key], ladder.ids[key] = token, bot.id
     address = ladder.service.referee.address
     await asyncio.gather(
@@ -265,15 +274,17 @@ def test_text_from_authors_is_escaped(ladder: Ladder, http: httpx.Client) -> Non
 
 
 def test_status_shown_but_its_reason_is_private(ladder: Ladder, http: httpx.Client) -> None:
-    bot, _ = registry.register_bot(
-        ladder.service.engine,
-        name="paused-one",
-        owner="bob",
-        game="rumble-nation",
-        variant="base",
-        player_counts=(2,),
+    bot, _ = ladder.call(
+        ladder.service.register(
+            name="paused-one",
+            owner="bob",
+            game="rumble-nation",
+            variant="base",
+            pools=[RUMBLE],
+            description="",
+        )
     )
-    registry.set_status(ladder.service.engine, bot.id, "paused", "secret-reason-1234")
+    ladder.call(ladder.service.set_status(bot.id, "paused", "secret-reason-1234"))
     page = http.get(f"/bots/{bot.id}")
     assert "paused" in page.text and "secret-reason-1234" not in page.text
     body = http.get(f"/api/bots/{bot.id}")

@@ -1,14 +1,21 @@
 """Assemble a running ladder: the referee's gRPC server with the Ladder service on it.
 
 ``running_ladder`` is what ``kassen ladder serve`` and the tests use: one asyncio loop, one
-gRPC server (Referee + Ladder + health + reflection), one database. On exit matchmaking stops,
-Seek streams end, and the referee ends running matches (recorded as voided, never rated).
+gRPC server (Referee + Ladder + health + reflection), one database. The server also listens
+on a unix socket in a private folder (``LadderService.private_address``), where the ladder's
+own web page process asks for standings and watches live matches. On exit matchmaking
+stops, Seek streams end, and running matches end (recorded as voided, never rated).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import secrets
+import shutil
+import tempfile
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import grpc
 from sqlalchemy.engine import Engine
@@ -40,10 +47,23 @@ async def running_ladder(
         add_ladder_service(LadderServicer(service, referee.settings.admin_token), server)
         return LADDER_SERVICE_NAME
 
-    async with running_server(address, settings=server_settings, services=[add]):
-        (service,) = made
-        await service.start()
-        try:
-            yield service
-        finally:
-            await service.stop()
+    server_settings = server_settings or ServerSettings()
+    if server_settings.relay_token is None:  # the ladder's own web page presents it
+        server_settings = dataclasses.replace(
+            server_settings, relay_token=secrets.token_urlsafe(32)
+        )
+    folder = Path(tempfile.mkdtemp(prefix="kassen-ladder-"))  # mode 700
+    socket = folder / "ladder.sock"
+    try:
+        async with running_server(
+            address, settings=server_settings, services=[add], private_socket=str(socket)
+        ):
+            (service,) = made
+            service.private_address = f"unix:{socket}"
+            await service.start()
+            try:
+                yield service
+            finally:
+                await service.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

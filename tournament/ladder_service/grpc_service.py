@@ -18,7 +18,6 @@ from games import UnknownGame, get_game
 from kassen.v1 import ladder_pb2 as lpb
 from kassen.v1 import ladder_pb2_grpc as lrpc
 from server.auth import presented_token
-from tournament.ladder_service import registry
 from tournament.ladder_service.rate_limit import RateLimiter
 from tournament.ladder_service.registry import BotRecord, NameTaken, RegistryError
 from tournament.ladder_service.service import BotNotAllowed, LadderService, PoolKey
@@ -37,6 +36,7 @@ class LadderServicer(lrpc.LadderServicer):
         #: Seek streams per bot: 10 at once, then one every 2 s (a reconnect loop without
         #: backoff cannot keep the matchmaker busy).
         self.seeks = RateLimiter(burst=10, per_second=0.5)
+        self._standings: tuple[int, lpb.GetStandingsResponse] | None = None
 
     # ------------------------------------------------------------------ bots
 
@@ -67,28 +67,25 @@ class LadderServicer(lrpc.LadderServicer):
                 f"{', '.join(map(str, counts))} players (GetLadder lists none)",
             )
         try:
-            bot, token = registry.register_bot(
-                self.service.engine,
+            bot, token = await self.service.register(
                 name=request.name,
                 owner=request.owner,
                 game=game.name,
                 variant=variant,
-                player_counts=[key.players for key in run],
+                pools=run,
                 description=request.description,
             )
         except NameTaken as exc:
             await context.abort(grpc.StatusCode.ALREADY_EXISTS, str(exc))
         except RegistryError as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        self.service.registered(bot, run)
-        assert token is not None
         return lpb.RegisterBotResponse(bot_id=bot.id, token=token)
 
     async def RotateToken(
         self, request: lpb.RotateTokenRequest, context: Context
     ) -> lpb.RotateTokenResponse:
         bot = await self._bot(context)
-        return lpb.RotateTokenResponse(token=registry.rotate_token(self.service.engine, bot.id))
+        return lpb.RotateTokenResponse(token=await self.service.rotate_token(bot))
 
     async def Seek(
         self, request: lpb.SeekRequest, context: Context
@@ -118,7 +115,7 @@ class LadderServicer(lrpc.LadderServicer):
                 grpc.StatusCode.UNAUTHENTICATED,
                 "this call needs the bot's token (metadata authorization: Bearer <token>)",
             )
-        bot = registry.bot_by_token(self.service.engine, token)
+        bot = self.service.bots.by_token(token)
         if bot is None:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, "unknown bot token")
         if bot.status == "revoked":
@@ -140,8 +137,34 @@ class LadderServicer(lrpc.LadderServicer):
                 f"this ladder runs no pool {request.game}/{request.variant or '-'}/"
                 f"{request.players or '-'}p",
             )
+        return lpb.GetLadderResponse(rows=self._rows(key), kind=_kind(key))
+
+    async def GetStandings(
+        self, request: lpb.GetStandingsRequest, context: Context
+    ) -> lpb.GetStandingsResponse:
+        """Every pool at once, from a copy made when the standings last changed: strangers
+        asking in a loop cost the ladder's loop the answer's encoding, nothing more."""
+        version = self.service.version
+        if self._standings is None or self._standings[0] != version:
+            pools = [
+                lpb.PoolStanding(
+                    game=key.game,
+                    variant=key.variant,
+                    players=key.players,
+                    kind=_kind(key),
+                    rows=self._rows(key),
+                    live_match_ids=self.service.live_matches(key),
+                )
+                for key in self.service.pools
+            ]
+            self._standings = (version, lpb.GetStandingsResponse(pools=pools))
+        return self._standings[1]
+
+    def _rows(self, key: PoolKey) -> list[lpb.LadderRow]:
         rows = []
         for rank, (rating, bot) in enumerate(self.service.ladder(key), start=1):
+            rated = math.isfinite(rating.rating)
+            bounded = rated and math.isfinite(rating.low) and math.isfinite(rating.high)
             rows.append(
                 lpb.LadderRow(
                     rank=rank,
@@ -155,9 +178,12 @@ class LadderServicer(lrpc.LadderServicer):
                     provisional=rating.provisional,
                     online=self.service.online(bot.id),
                     house=bot.house,
+                    rated=rated,
+                    bounded=bounded,
+                    status=bot.status,
                 )
             )
-        return lpb.GetLadderResponse(rows=rows, kind="score" if key.players == 1 else "elo")
+        return rows
 
     def _pool_of(self, request: lpb.GetLadderRequest) -> PoolKey | None:
         for key in self.service.pools:
@@ -171,12 +197,12 @@ class LadderServicer(lrpc.LadderServicer):
         return None
 
     async def GetBot(self, request: lpb.GetBotRequest, context: Context) -> lpb.GetBotResponse:
-        bot = registry.bot_by_id(self.service.engine, request.bot_id)
+        bot = self.service.bots.get(request.bot_id)
         if bot is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no bot {request.bot_id[:40]!r}")
         token = presented_token(context.invocation_metadata() or ())
         own = token is not None and (
-            registry.bot_by_token(self.service.engine, token) == bot or self._is_admin(token)
+            self.service.bots.by_token(token) == bot or self._is_admin(token)
         )
         return lpb.GetBotResponse(bot=self._info(bot, private=own))
 
@@ -186,7 +212,7 @@ class LadderServicer(lrpc.LadderServicer):
         self, request: lpb.ListBotsRequest, context: Context
     ) -> lpb.ListBotsResponse:
         await self._admin(context)
-        bots = registry.list_bots(self.service.engine)
+        bots = self.service.bots.all()
         return lpb.ListBotsResponse(bots=[self._info(b, private=True) for b in bots])
 
     async def SetBotStatus(
@@ -194,9 +220,7 @@ class LadderServicer(lrpc.LadderServicer):
     ) -> lpb.SetBotStatusResponse:
         await self._admin(context)
         try:
-            bot = registry.set_status(
-                self.service.engine, request.bot_id, request.status, request.reason
-            )
+            bot = await self.service.set_status(request.bot_id, request.status, request.reason)
         except RegistryError as exc:
             code = (
                 grpc.StatusCode.NOT_FOUND
@@ -204,7 +228,6 @@ class LadderServicer(lrpc.LadderServicer):
                 else grpc.StatusCode.INVALID_ARGUMENT
             )
             await context.abort(code, str(exc))
-        self.service.status_changed(bot)
         return lpb.SetBotStatusResponse(bot=self._info(bot, private=True))
 
     def _is_admin(self, token: str) -> bool:
@@ -223,11 +246,7 @@ class LadderServicer(lrpc.LadderServicer):
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong organiser token")
 
     def _info(self, bot: BotRecord, private: bool) -> lpb.BotInfo:
-        played = sum(
-            pool.ratings.played.get(bot.id, 0)
-            for key, pool in self.service.pools.items()
-            if key.game == bot.game
-        )
+        played = self.service.played(bot.id, bot.game)
         return lpb.BotInfo(
             bot_id=bot.id,
             name=bot.name,
@@ -249,6 +268,10 @@ def _client_host(context: Context) -> str:
     """``ipv4:127.0.0.1:5555`` → ``ipv4:127.0.0.1`` (the port changes with every connection)."""
     peer = context.peer() or "unknown"
     return peer.rsplit(":", 1)[0] if peer.count(":") >= 2 else peer
+
+
+def _kind(key: PoolKey) -> str:
+    return "score" if key.players == 1 else "elo"
 
 
 def _finite(value: float) -> float:

@@ -63,6 +63,8 @@ ladder_matches = sa.Table(
     #: The replay JSON, zlib-compressed (a Root replay is ~50 KB of text, ~8 KB compressed).
     sa.Column("replay", sa.LargeBinary),
     sa.Index("ladder_matches_pool", "game", "variant", "players", "status"),
+    #: The newest matches first (the web page's lists): without it, a sort of every match.
+    sa.Index("ladder_matches_started", "started_at"),
 )
 
 ladder_seats = sa.Table(
@@ -76,7 +78,11 @@ ladder_seats = sa.Table(
     sa.Column("score", sa.Integer, nullable=False),
     #: The seat's own failure (e.g. TIMEOUT), empty if it played cleanly.
     sa.Column("failure", sa.String(32), nullable=False),
+    #: The match's start, copied here so that a bot's newest matches are one index range
+    #: (a house bot sits in most matches: joining and sorting them all took seconds).
+    sa.Column("started_at", sa.Float),
     sa.Index("ladder_seats_bot", "bot_id"),
+    sa.Index("ladder_seats_bot_started", "bot_id", "started_at"),
 )
 
 ladder_ratings = sa.Table(
@@ -125,7 +131,23 @@ class SeatOutcome:
 
 
 def create_tables(engine: Engine) -> None:
+    """Create the ladder's tables, or bring those of an older Kassen up to date: the seats'
+    start times (copied from their matches) and every index (``create_all`` makes indexes
+    only with a table it creates)."""
     metadata.create_all(engine, checkfirst=True)
+    with engine.begin() as conn:
+        columns = {c["name"] for c in sa.inspect(conn).get_columns("ladder_seats")}
+        if "started_at" not in columns:
+            conn.execute(sa.text("ALTER TABLE ladder_seats ADD COLUMN started_at FLOAT"))
+        m, s = ladder_matches.c, ladder_seats.c
+        conn.execute(
+            ladder_seats.update()
+            .where(s.started_at.is_(None))
+            .values(started_at=sa.select(m.started_at).where(m.id == s.match_id).scalar_subquery())
+        )
+    for table in (ladder_matches, ladder_seats, ladder_ratings):
+        for index in table.indexes:
+            index.create(engine, checkfirst=True)
 
 
 def check_name(name: str) -> str:
@@ -222,6 +244,20 @@ def bot_by_token(engine: Engine, token: str) -> BotRecord | None:
     return _record(row) if row is not None else None
 
 
+def token_hashes(engine: Engine) -> dict[str, str]:
+    """Bot id -> the hash of its token, for every bot that has one."""
+    b = ladder_bots.c
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(b.id, b.token_hash).where(b.token_hash.is_not(None)))
+        return {str(bot_id): str(hashed) for bot_id, hashed in rows}
+
+
+def bots_by_id(engine: Engine, ids: Sequence[str]) -> list[BotRecord]:
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(ladder_bots).where(ladder_bots.c.id.in_(list(ids))))
+        return [_record(row) for row in rows]
+
+
 def rotate_token(engine: Engine, bot_id: str) -> str:
     token = new_bot_token()
     with engine.begin() as conn:
@@ -260,6 +296,7 @@ def set_status(engine: Engine, bot_id: str, status: str, reason: str = "") -> Bo
 def start_match(
     engine: Engine, match_id: str, game: str, variant: str, seats: Sequence[str]
 ) -> None:
+    now = time.time()
     with engine.begin() as conn:
         conn.execute(
             ladder_matches.insert().values(
@@ -268,13 +305,21 @@ def start_match(
                 variant=variant,
                 players=len(seats),
                 status="running",
-                started_at=time.time(),
+                started_at=now,
             )
         )
         conn.execute(
             ladder_seats.insert(),
             [
-                {"match_id": match_id, "seat": i, "bot_id": b, "rank": 0, "score": 0, "failure": ""}
+                {
+                    "match_id": match_id,
+                    "seat": i,
+                    "bot_id": b,
+                    "rank": 0,
+                    "score": 0,
+                    "failure": "",
+                    "started_at": now,
+                }
                 for i, b in enumerate(seats)
             ],
         )
@@ -394,7 +439,9 @@ def results(
 
 
 def add_ratings(engine: Engine, players: int, ratings: Sequence[Rating]) -> None:
-    """A point of each bot's rating history (after a match it played)."""
+    """A point of each bot's rating history (after a refit that moved it); a series that
+    grows past ``HISTORY_POINTS`` is thinned (``thin_history``), so history stays bounded
+    however long the ladder runs."""
     if not ratings:
         return
     now = time.time()
@@ -412,20 +459,69 @@ def add_ratings(engine: Engine, players: int, ratings: Sequence[Rating]) -> None
     ]
     with engine.begin() as conn:
         conn.execute(ladder_ratings.insert(), rows)
+        for r in ratings:
+            thin_history(conn, r.bot_id, players)
+
+
+#: At most this many points of one bot's history in one pool size are kept ...
+HISTORY_POINTS = 1000
+#: ... the newest this many at full resolution; older ones are halved whenever the series
+#: is full again, so the further back, the sparser (a chart of months stays readable).
+HISTORY_RECENT = 250
+
+
+def thin_history(conn: sa.Connection, bot_id: str, players: int) -> int:
+    """Drop every other point older than the newest ``HISTORY_RECENT`` while the series has
+    more than ``HISTORY_POINTS``; returns how many points were dropped."""
+    r = ladder_ratings.c
+    series = (r.bot_id == bot_id) & (r.players == players)
+    dropped = 0
+    while True:
+        count = conn.execute(sa.select(sa.func.count()).where(series)).scalar_one()
+        if count <= HISTORY_POINTS:
+            return dropped
+        older = conn.execute(
+            sa.select(r.at).where(series).order_by(r.at).limit(count - HISTORY_RECENT)
+        ).scalars()
+        doomed = [at for i, at in enumerate(older) if i % 2 == 1]
+        for start in range(0, len(doomed), 500):
+            conn.execute(
+                ladder_ratings.delete().where(series & r.at.in_(doomed[start : start + 500]))
+            )
+        dropped += len(doomed)
+
+
+def thin_all_history(engine: Engine) -> int:
+    """Thin every series over the bound (a database written before history was bounded);
+    returns how many points were dropped."""
+    r = ladder_ratings.c
+    with engine.connect() as conn:
+        full = conn.execute(
+            sa.select(r.bot_id, r.players)
+            .group_by(r.bot_id, r.players)
+            .having(sa.func.count() > HISTORY_POINTS)
+        ).all()
+    dropped = 0
+    for bot_id, players in full:
+        with engine.begin() as conn:
+            dropped += thin_history(conn, bot_id, players)
+    return dropped
 
 
 def rating_history(
-    engine: Engine, bot_id: str, players: int
+    engine: Engine, bot_id: str, players: int, limit: int = HISTORY_POINTS
 ) -> list[tuple[float, float, float, float]]:
-    """``(time, rating, low, high)`` points of one bot in one pool size, oldest first."""
+    """``(time, rating, low, high)`` points of one bot in one pool size, oldest first: the
+    newest ``limit`` of them."""
     r = ladder_ratings.c
     with engine.connect() as conn:
         rows = conn.execute(
             sa.select(r.at, r.rating, r.low, r.high)
             .where((r.bot_id == bot_id) & (r.players == players))
-            .order_by(r.at)
+            .order_by(r.at.desc())
+            .limit(limit)
         ).all()
-    return [(float(a), float(b), float(c), float(d)) for a, b, c, d in rows]
+    return [(float(a), float(b), float(c), float(d)) for a, b, c, d in reversed(rows)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -442,13 +538,37 @@ class MatchRow:
     seats: tuple[SeatOutcome, ...]
 
 
-def recent_matches(engine: Engine, bot_id: str | None = None, limit: int = 50) -> list[MatchRow]:
-    """The newest matches (of one bot, if given), newest first, with their seats."""
+def recent_matches(
+    engine: Engine,
+    bot_id: str | None = None,
+    limit: int = 50,
+    before: tuple[float, str] | None = None,
+) -> list[MatchRow]:
+    """The newest matches (of one bot, if given), newest first, with their seats.
+
+    ``before``: the ``(started_at, id)`` of the last match of a previous page; the page then
+    starts after it (keyset pagination: every page is one index range, however deep).
+    """
     m, s = ladder_matches.c, ladder_seats.c
-    where = (
-        sa.true() if bot_id is None else m.id.in_(sa.select(s.match_id).where(s.bot_id == bot_id))
-    )
-    return _match_rows(engine, where, limit)
+    if bot_id is None:
+        where: sa.ColumnElement[bool] = sa.true()
+        if before is not None:
+            where = _before(m.started_at, m.id, before)
+        return _match_rows(engine, where, limit)
+    query = sa.select(s.match_id).where(s.bot_id == bot_id)
+    if before is not None:
+        query = query.where(_before(s.started_at, s.match_id, before))
+    query = query.order_by(s.started_at.desc(), s.match_id.desc()).limit(limit)
+    with engine.connect() as conn:
+        ids = list(conn.execute(query).scalars())
+    return _match_rows(engine, m.id.in_(ids), limit) if ids else []
+
+
+def _before(
+    started: sa.ColumnElement[float], ident: sa.ColumnElement[str], cursor: tuple[float, str]
+) -> sa.ColumnElement[bool]:
+    at, match_id = cursor
+    return (started < at) | ((started == at) & (ident < match_id))
 
 
 def match_row(engine: Engine, match_id: str) -> MatchRow | None:
@@ -462,7 +582,7 @@ def _match_rows(engine: Engine, where: sa.ColumnElement[bool], limit: int) -> li
     query = (
         sa.select(*columns, m.started_at, m.finished_at)
         .where(where)
-        .order_by(m.started_at.desc())
+        .order_by(m.started_at.desc(), m.id.desc())
         .limit(limit)
     )
     with engine.connect() as conn:

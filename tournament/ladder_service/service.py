@@ -1,16 +1,17 @@
 """The ladder service: connected bots and house bots, kept playing, rated and recorded.
 
-One asyncio loop holds the referee (``server.referee.Referee``), this service and the web
-page. A connected bot keeps a Seek stream open (``seek``) and receives assignments; the
-matchmaker (``matchmaking.form_groups``) runs whenever something changes (a bot seeks, a
-match ends) and at a steady tick. Each match is an ordinary referee match with a secret seed:
-house bots sit in it as in-process seats, connected bots join with their tickets over
-``Referee/Play``. When a match ends its result is written in one transaction, the pool's
-ratings are refitted off the loop (``asyncio.to_thread``) and each seat's bot hears
-``MatchEnded``.
+One asyncio loop holds the referee (``server.referee.Referee``) and this service. A connected
+bot keeps a Seek stream open (``seek``) and receives assignments; the matchmaker
+(``matchmaking.form_groups``) runs whenever something changes (a bot seeks, a match ends) and
+at a steady tick. Each match is an ordinary referee match with a secret seed: house bots sit
+in it as in-process seats, connected bots join with their tickets over ``Referee/Play``.
 
-Database calls are synchronous and short (one small transaction per match start and end);
-they run on the loop, which keeps their order obvious.
+Nothing here makes the loop wait, because the loop also runs every match: the database is
+written by one thread, in order (``writer.DatabaseWriter``), and read only at start (the bots
+are then answered from memory, ``directory.BotDirectory``); ratings are refitted in a worker
+process on a copy of the results (``fitter``). The web page is another process
+(``web.process``) that reads the database itself and asks this one only for the standings
+(``GetStandings``) and the live matches (``Watch``).
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ import contextlib
 import math
 import random
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import structlog
 from sqlalchemy.engine import Engine
@@ -36,11 +38,15 @@ from server.referee import LocalBot, Referee, TooManyMatches
 from server.results import MatchResult, Reason
 from server.settings import FailurePolicy, MatchSettings, TimeControl
 from tournament.ladder_service import registry
+from tournament.ladder_service.directory import BotDirectory
+from tournament.ladder_service.fitter import FitWorker, PoolLog, Refitter
 from tournament.ladder_service.matchmaking import Candidate, Group, History, form_groups
-from tournament.ladder_service.ratings import PoolRatings, Rating
+from tournament.ladder_service.ratings import Rating
 from tournament.ladder_service.registry import BotRecord, SeatOutcome
+from tournament.ladder_service.writer import DatabaseWriter
 
 log = structlog.get_logger("kassen.ladder")
+T = TypeVar("T")
 
 #: Seat reasons that count as the bot's failure (a clean loss is not one).
 FAILURES = frozenset(
@@ -118,11 +124,11 @@ class Seeker:
 @dataclass(slots=True)
 class Pool:
     key: PoolKey
-    ratings: PoolRatings
+    log: PoolLog
     history: History
-    #: The latest fit (refitted after results, off the loop).
+    refitter: Refitter
+    #: The latest fit (refitted after results, in the fit worker).
     table: list[Rating] = field(default_factory=list)
-    refit_s: float = 0.0
 
 
 @dataclass(slots=True)
@@ -140,50 +146,94 @@ class LadderService:
         self.engine = engine
         self.referee = referee
         self.settings = settings
-        self.pools: dict[PoolKey, Pool] = {
-            key: Pool(key, PoolRatings(key.players), History(key.players)) for key in settings.pools
-        }
+        self.writer = DatabaseWriter()
+        self.fit_worker = FitWorker()
+        self.pools: dict[PoolKey, Pool] = {}
+        for key in settings.pools:
+            pool_log = PoolLog(key.players)
+            refitter = Refitter(key.label, pool_log, self.fit_worker, self._applier(key))
+            self.pools[key] = Pool(key, pool_log, History(key.players), refitter)
+        self.bots = BotDirectory((), {})
         self.seekers: dict[str, Seeker] = {}
         self.running: dict[str, Running] = {}
         self.house: dict[str, HouseBot] = {}
+        #: Grows whenever something the public standings show changes (``GetStandings``
+        #: answers from a copy made at one version).
+        self.version = 0
         self._wake = asyncio.Event()
         self._tasks: set[asyncio.Task[None]] = set()
         self._matchmaker: asyncio.Task[None] | None = None
         self._rng = random.Random(draw_seed())
         self._stopping = False
+        #: Where the ladder's own processes reach it (``app.running_ladder`` sets it).
+        self.private_address = ""
 
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
-        """Void what a previous run left running, load every result, start matchmaking."""
-        registry.create_tables(self.engine)
-        voided = registry.void_running(self.engine)
+        """Void what a previous run left running, load the bots and every result, fit each
+        pool, start matchmaking."""
+        voided = await self.writer.call(self._prepare)
         if voided:
             log.info("voided matches left running", count=voided)
-        self._ensure_house_bots()
+        records = await self.writer.call(registry.list_bots, self.engine)
+        hashes = await self.writer.call(registry.token_hashes, self.engine)
+        self.bots = BotDirectory(records, hashes)
+        await self._ensure_house_bots()
         for pool in self.pools.values():
-            self._load(pool)
-            pool.table = pool.ratings.ratings()
+            key = pool.key
+            for bot in self.bots.all(key.game):
+                if bot.variant == key.variant and key.players in bot.player_counts:
+                    pool.log.add_bot(bot.id)
+            results = await self.writer.call(
+                registry.results, self.engine, key.game, key.variant, key.players
+            )
+            for _match_id, seats in results:
+                self._rate(pool, seats)
+        await asyncio.gather(*(pool.refitter.refit() for pool in self.pools.values()))
+        self._background(self._thin_history())
         self._matchmaker = asyncio.get_running_loop().create_task(self._matchmaking())
 
+    def _prepare(self) -> int:
+        registry.create_tables(self.engine)
+        return registry.void_running(self.engine)
+
+    async def _thin_history(self) -> None:
+        dropped = await self.writer.call(registry.thin_all_history, self.engine)
+        if dropped:
+            log.info("rating history thinned", points_dropped=dropped)
+
     async def stop(self) -> None:
-        """Stop matchmaking and end every Seek stream (running matches end with the referee)."""
+        """Stop matchmaking and end every Seek stream (running matches end with the referee);
+        wait for what was written to be written."""
         self._stopping = True
         self._wake.set()
         if self._matchmaker is not None:
             await self._matchmaker
         for seeker in list(self.seekers.values()):
             seeker.outbox.put_nowait(None)
+        # The ladder's matches end now (ABORTED, voided), so their ends are written before
+        # the writer stops; the referee's own shutdown then finds none of them left.
+        for match_id in list(self.running):
+            match = self.referee.matches.get(match_id)
+            if match is not None:
+                match.abort()
+        deadline = time.monotonic() + self.referee.settings.shutdown_grace_s + 1
+        while self.running and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
         for task in list(self._tasks):
             with contextlib.suppress(Exception):
-                await task
+                await asyncio.wait_for(task, 30)
+        await asyncio.to_thread(self.writer.close)
+        await asyncio.to_thread(self.fit_worker.close)
 
-    def _ensure_house_bots(self) -> None:
-        known = {(b.game, b.name): b for b in registry.list_bots(self.engine)}
+    async def _ensure_house_bots(self) -> None:
+        known = {(b.game, b.name): b for b in self.bots.all()}
         for house in self.settings.house_bots:
             record = known.get((house.game, house.name))
             if record is None:
-                record, _ = registry.register_bot(
+                made, _ = await self.writer.call(
+                    registry.register_bot,
                     self.engine,
                     name=house.name,
                     owner="house",
@@ -194,15 +244,79 @@ class LadderService:
                     house=True,
                     spec=house.policy,
                 )
+                self.bots.put(made)
+                record = made
             self.house[record.id] = house
 
-    def _load(self, pool: Pool) -> None:
-        key = pool.key
-        for bot in registry.list_bots(self.engine, key.game):
-            if bot.variant == key.variant and key.players in bot.player_counts:
-                pool.ratings.add_bot(bot.id)
-        for match_id, seats in registry.results(self.engine, key.game, key.variant, key.players):
-            self._rate(pool, match_id, seats)
+    def _background(self, work: Awaitable[T]) -> None:
+        """Run ``work`` as a task the service keeps (and waits for at stop); an exception is
+        logged, never left for "Task exception was never retrieved"."""
+
+        async def logged() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("ladder background work failed")
+
+        task = asyncio.get_running_loop().create_task(logged())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ bots
+
+    async def register(
+        self,
+        *,
+        name: str,
+        owner: str,
+        game: str,
+        variant: str,
+        pools: Sequence[PoolKey],
+        description: str,
+    ) -> tuple[BotRecord, str]:
+        """A new bot: on its pools' ladders at once, unrated and provisional, until it plays.
+        Raises ``RegistryError`` (``NameTaken``) naming the problem."""
+        bot, token = await self.writer.call(
+            registry.register_bot,
+            self.engine,
+            name=name,
+            owner=owner,
+            game=game,
+            variant=variant,
+            player_counts=[key.players for key in pools],
+            description=description,
+        )
+        assert token is not None
+        self.bots.put(bot)
+        self.bots.set_token(bot.id, token)
+        for key in pools:
+            pool = self.pools[key]
+            pool.log.add_bot(bot.id)
+            if all(r.bot_id != bot.id for r in pool.table):
+                pool.table = [*pool.table, Rating(bot.id, math.nan, -math.inf, math.inf, 0)]
+        self.version += 1
+        return bot, token
+
+    async def rotate_token(self, bot: BotRecord) -> str:
+        token = await self.writer.call(registry.rotate_token, self.engine, bot.id)
+        self.bots.set_token(bot.id, token)
+        return token
+
+    async def set_status(self, bot_id: str, status: str, reason: str) -> BotRecord:
+        """Pause, revoke or reinstate a bot; ``RegistryError`` names a bad status or bot."""
+        bot = await self.writer.call(registry.set_status, self.engine, bot_id, status, reason)
+        self.bots.put(bot)
+        self.status_changed(bot)
+        return bot
+
+    def status_changed(self, bot: BotRecord) -> None:
+        """A bot that may no longer play loses its Seek stream (its running matches finish)."""
+        self.version += 1
+        seeker = self.seekers.get(bot.id)
+        if seeker is not None:
+            seeker.bot = bot
+            if bot.status != "active":
+                seeker.outbox.put_nowait(None)
 
     # ------------------------------------------------------------------ seeking
 
@@ -224,6 +338,7 @@ class LadderService:
         if previous is not None:
             previous.outbox.put_nowait(None)
         self.seekers[bot.id] = seeker
+        self.version += 1
         self._wake.set()
         try:
             yield lpb.SeekResponse(seeking=lpb.Seeking(bot_id=bot.id, concurrency=concurrency))
@@ -241,6 +356,7 @@ class LadderService:
         finally:
             if self.seekers.get(bot.id) is seeker:
                 del self.seekers[bot.id]
+                self.version += 1
 
     def _accepts(self, bot: BotRecord, key: PoolKey) -> bool:
         return (bot.game, bot.variant) == (key.game, key.variant) and (
@@ -314,7 +430,7 @@ class LadderService:
     ) -> Candidate:
         rating = table.get(bot_id)
         value = rating.rating if rating is not None and math.isfinite(rating.rating) else 1500.0
-        games = pool.ratings.played.get(bot_id, 0)
+        games = pool.log.played.get(bot_id, 0)
         return Candidate(bot_id, value, games, slots, 0.0, house)
 
     def _start(self, pool: Pool, group: Group) -> bool:
@@ -340,8 +456,14 @@ class LadderService:
         except TooManyMatches as exc:
             log.warning("ladder match not started", reason=str(exc))
             return False
-        registry.start_match(self.engine, match.id, key.game, key.variant, group.seats)
+        # Queued before anything can finish the match, so the writer stores it running first.
+        self._background(
+            self.writer.call(
+                registry.start_match, self.engine, match.id, key.game, key.variant, group.seats
+            )
+        )
         self.running[match.id] = Running(key, group.seats)
+        self.version += 1
         setup = match.setup_proto()
         for seat, bot in enumerate(group.seats):
             seeker = self.seekers.get(bot)
@@ -362,12 +484,12 @@ class LadderService:
     # ------------------------------------------------------------------ results
 
     def _on_finish(self, match: Match) -> None:
-        task = asyncio.get_running_loop().create_task(self._finished(match))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._background(self._finished(match))
 
     async def _finished(self, match: Match) -> None:
-        running = self.running.pop(match.id, None)
+        """Store the result, free the seats, rate it, tell each connected bot: the bot hears
+        ``MatchEnded`` whatever else fails (a database error is logged with the match)."""
+        running = self.running.get(match.id)
         if running is None:
             return
         result = match.result or MatchResult(match.id, Reason.ABORTED, [])
@@ -381,19 +503,18 @@ class LadderService:
             )
             for bot, seat in zip(running.seats, result.seats, strict=False)
         ]
-        replay = _replay_json(match) if rated else None
-        paused = registry.finish_match(
-            self.engine,
-            match.id,
-            status="done" if rated else "voided",
-            reason=result.reason.name,
-            decisions=len(match.state.history),
-            seats=outcomes,
-            replay_json=replay,
-            pause_after=self.settings.pause_after_failures,
-        )
-        for bot_id in paused:
-            self._paused(bot_id)
+        try:  # first, so that a bot paused by this result is not given another match
+            await self._store(match, running, result, outcomes, rated)
+        except Exception as exc:
+            rated = False  # not stored, so not rated: the table stays what the database says
+            log.error(
+                "ladder result not stored",
+                match=match.id,
+                error=f"{type(exc).__name__}: {exc}",
+            )
+        # Live until here: once it is no longer running, the database has its end.
+        del self.running[match.id]
+        self.version += 1
         for bot in running.seats:
             seeker = self.seekers.get(bot)
             if seeker is not None:
@@ -401,8 +522,8 @@ class LadderService:
         self._wake.set()  # its bots are free now: matchmaking need not wait for the refit
         pool = self.pools[running.pool]
         if rated:
-            self._rate(pool, match.id, outcomes)
-            await self._refit(pool, running.seats)
+            self._rate(pool, outcomes)
+            await pool.refitter.refit()
         for outcome in outcomes:
             seeker = self.seekers.get(outcome.bot_id)
             if seeker is not None:
@@ -417,61 +538,86 @@ class LadderService:
                 )
         self._wake.set()
 
-    def registered(self, bot: BotRecord, pools: Sequence[PoolKey]) -> None:
-        """A new bot: on its pools' ladders at once, unrated and provisional, until it plays."""
-        for key in pools:
-            pool = self.pools[key]
-            pool.ratings.add_bot(bot.id)
-            pool.table = [*pool.table, Rating(bot.id, math.nan, -math.inf, math.inf, 0)]
+    async def _store(
+        self,
+        match: Match,
+        running: Running,
+        result: MatchResult,
+        outcomes: list[SeatOutcome],
+        rated: bool,
+    ) -> None:
+        replay = _replay_json(match) if rated else None
 
-    def status_changed(self, bot: BotRecord) -> None:
-        """The organiser paused, revoked or reinstated ``bot``: a bot that may no longer play
-        loses its Seek stream (its running matches finish)."""
-        seeker = self.seekers.get(bot.id)
-        if seeker is not None:
-            seeker.bot = bot
-            if bot.status != "active":
-                seeker.outbox.put_nowait(None)
+        def write() -> tuple[list[str], list[BotRecord]]:
+            paused = registry.finish_match(
+                self.engine,
+                match.id,
+                status="done" if rated else "voided",
+                reason=result.reason.name,
+                decisions=len(match.state.history),
+                seats=outcomes,
+                replay_json=replay,
+                pause_after=self.settings.pause_after_failures,
+            )
+            return paused, registry.bots_by_id(self.engine, sorted(set(running.seats)))
+
+        paused, records = await self.writer.call(write)
+        for record in records:
+            self.bots.put(record)
+        for bot_id in paused:
+            self._paused(bot_id)
 
     def _paused(self, bot_id: str) -> None:
-        seeker = self.seekers.get(bot_id)
-        record = registry.bot_by_id(self.engine, bot_id)
-        if seeker is not None and record is not None:
-            seeker.bot = record
-            seeker.outbox.put_nowait(None)
-        log.warning("bot paused", bot=bot_id, reason=record.status_reason if record else "")
+        record = self.bots.get(bot_id)
+        if record is None:
+            return
+        self.status_changed(record)
+        log.warning("bot paused", bot=bot_id, reason=record.status_reason)
 
-    def _rate(self, pool: Pool, match_id: str, outcomes: Sequence[SeatOutcome]) -> None:
-        if pool.ratings.solo:
+    def _rate(self, pool: Pool, outcomes: Sequence[SeatOutcome]) -> None:
+        if pool.key.players == 1:
             for outcome in outcomes:
-                pool.ratings.add_score(outcome.bot_id, outcome.score)
+                pool.log.add_score(outcome.bot_id, outcome.score)
             return
         places: dict[int, list[str]] = {}
         for outcome in outcomes:
             places.setdefault(outcome.rank, []).append(outcome.bot_id)
         ranking = [tuple(bots) if len(bots) > 1 else bots[0] for _, bots in sorted(places.items())]
-        pool.ratings.add(ranking, match_id)
+        pool.log.add_ranking(ranking)
 
-    async def _refit(self, pool: Pool, bots: Sequence[str]) -> None:
-        began = time.perf_counter()
-        pool.table = await asyncio.to_thread(pool.ratings.ratings)
-        pool.refit_s = time.perf_counter() - began
-        registry.add_ratings(
-            self.engine, pool.key.players, [r for r in pool.table if r.bot_id in bots]
-        )
+    def _applier(self, key: PoolKey) -> Callable[[int, list[Rating], set[str]], None]:
+        """What to do with a new table of ``key``: show it, and add a history point for each
+        bot whose results it adds to (written by the writer, in order)."""
+
+        def apply(_covered: int, table: list[Rating], moved: set[str]) -> None:
+            self.pools[key].table = table
+            self.version += 1
+            points = [r for r in table if r.bot_id in moved]
+            if points and not self._stopping:
+                self._background(
+                    self.writer.call(registry.add_ratings, self.engine, key.players, points)
+                )
+
+        return apply
 
     # ------------------------------------------------------------------ reading
 
     def ladder(self, key: PoolKey) -> list[tuple[Rating, BotRecord]]:
         """The pool's bots, best first, with their records (revoked bots left out)."""
-        bots = {b.id: b for b in registry.list_bots(self.engine, key.game)}
-        pool = self.pools[key]
         rows = []
-        for rating in pool.table:
-            bot = bots.get(rating.bot_id)
+        for rating in self.pools[key].table:
+            bot = self.bots.get(rating.bot_id)
             if bot is not None and bot.status != "revoked":
                 rows.append((rating, bot))
         return rows
+
+    def live_matches(self, key: PoolKey) -> list[str]:
+        return [match_id for match_id, running in self.running.items() if running.pool == key]
+
+    def played(self, bot_id: str, game: str) -> int:
+        return sum(
+            pool.log.played.get(bot_id, 0) for key, pool in self.pools.items() if key.game == game
+        )
 
 
 def _waiting(candidate: Candidate, since: float) -> Candidate:

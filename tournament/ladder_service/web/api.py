@@ -1,34 +1,53 @@
 """The JSON API behind the pages: ladders, bots, matches, replay frames and live updates.
 
 Unknown ids are 404 and malformed query values 400, each with a one-line ``{"error": ...}``.
+Lists are pages of at most ``data.MAX_MATCHES`` with a ``next`` cursor for the page after.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+import weakref
 from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from tournament.ladder_service import registry
 from tournament.ladder_service.registry import BotRecord, MatchRow
-from tournament.ladder_service.service import LadderService, PoolKey
+from tournament.ladder_service.service import PoolKey
 from tournament.ladder_service.web import data
 from tournament.ladder_service.web.boards import board_for
 from tournament.ladder_service.web.frames import ReplayNotPublic
-from tournament.ladder_service.web.live import live_updates
+from tournament.ladder_service.web.live import LiveHub, TooManyViewers, live_messages
+from tournament.ladder_service.web.source import (
+    LadderSource,
+    LadderUnavailable,
+    PoolView,
+    Standings,
+)
 
 #: Frames one request may ask for (a Root game has ~1,500).
 MAX_FRAMES = 200
 
 
-def service_of(request: Request) -> LadderService:
-    found: LadderService = request.app.state.service
+def source_of(request: Request) -> LadderSource:
+    found: LadderSource = request.app.state.source
     return found
+
+
+async def standings_of(request: Request, asked_after: float = 0.0) -> Standings:
+    try:
+        return await source_of(request).standings(asked_after)
+    except LadderUnavailable as exc:
+        raise HTTPException(503, str(exc)) from None
+
+
+async def standings_for(request: Request, row: MatchRow) -> Standings:
+    """Standings that know whether ``row`` is live: asked for after it started, if it is
+    still running by the database."""
+    return await standings_of(request, row.started_at if row.status == "running" else 0.0)
 
 
 def int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
@@ -45,31 +64,44 @@ def int_param(request: Request, name: str, default: int, low: int, high: int) ->
     return value
 
 
-def find_pool(request: Request) -> PoolKey:
+def cursor_param(request: Request) -> tuple[float, str] | None:
+    raw = request.query_params.get("before")
+    if raw is None:
+        return None
+    try:
+        return data.parse_cursor(raw)
+    except data.BadCursor as exc:
+        raise HTTPException(400, str(exc)) from None
+
+
+async def find_pool(request: Request) -> tuple[Standings, PoolView]:
     params = request.path_params
-    key = data.pool_key(service_of(request), params["game"], params["variant"], params["players"])
-    if key is None:
+    standings = await standings_of(request)
+    view = standings.pool(PoolKey(params["game"], params["variant"], params["players"]))
+    if view is None:
         raise HTTPException(
             404,
             f"this ladder runs no pool {params['game']}/{params['variant']}/{params['players']}p",
         )
-    return key
+    return standings, view
 
 
-def find_bot(request: Request) -> BotRecord:
+async def find_bot(request: Request) -> BotRecord:
     bot_id = request.path_params["bot_id"]
-    bot = registry.bot_by_id(service_of(request).engine, bot_id)
-    if bot is None or bot.status == "revoked":
+    source = source_of(request)
+    bot = await source.db(data.load_bot, source.engine, bot_id)
+    if bot is None:
         raise HTTPException(404, f"no bot {bot_id[:40]}")
     return bot
 
 
-def find_match(request: Request) -> MatchRow:
+async def find_match(request: Request) -> tuple[MatchRow, dict[str, str], str | None]:
     match_id = request.path_params["match_id"]
-    row = registry.match_row(service_of(request).engine, match_id)
-    if row is None:
-        raise HTTPException(404, f"no match {match_id[:64]}")
-    return row
+    source = source_of(request)
+    try:
+        return await source.db(data.load_match, source.engine, match_id)
+    except LookupError:
+        raise HTTPException(404, f"no match {match_id[:64]}") from None
 
 
 def revealed(replay_json: str) -> bool:
@@ -81,10 +113,11 @@ def revealed(replay_json: str) -> bool:
     return isinstance(record, dict) and record.get("seed") is not None
 
 
-def match_meta(service: LadderService, row: MatchRow) -> dict[str, Any]:
+async def match_meta(request: Request) -> dict[str, Any]:
     """The match as the viewer needs it: seats, result, frame count and board drawing data."""
-    info = data.match_info(service, row, data.bot_names(service))
-    text = registry.replay_of(service.engine, row.id) if row.status == "done" else None
+    row, names, text = await find_match(request)
+    standings = await standings_for(request, row)
+    info = data.match_info(standings.live, row, names)
     replay = text is not None and revealed(text)
     return {
         **info,
@@ -94,46 +127,63 @@ def match_meta(service: LadderService, row: MatchRow) -> dict[str, Any]:
     }
 
 
+async def bot_page(request: Request) -> tuple[BotRecord, dict[str, Any]]:
+    found = await find_bot(request)
+    source = source_of(request)
+    recent = await source.db(data.load_matches, source.engine, found.id, data.RECENT, None)
+    return found, data.bot_info(await standings_of(request), found, recent)
+
+
 async def pools(request: Request) -> Response:
-    return JSONResponse({"pools": data.pools(service_of(request))})
+    return JSONResponse({"pools": data.pools(await standings_of(request))})
 
 
 async def ladder(request: Request) -> Response:
-    key = find_pool(request)
-    service = service_of(request)
-    return JSONResponse(
-        {"pool": data.pool_info(service, key), "rows": data.ladder_rows(service, key)}
-    )
+    _standings, view = await find_pool(request)
+    return JSONResponse({"pool": data.pool_info(view), "rows": data.ladder_rows(view)})
 
 
 async def bot(request: Request) -> Response:
-    return JSONResponse(data.bot_info(service_of(request), find_bot(request)))
+    _found, info = await bot_page(request)
+    return JSONResponse(info)
 
 
 async def bot_history(request: Request) -> Response:
-    found = find_bot(request)
-    series = data.history(service_of(request), found)
+    found = await find_bot(request)
     players = int_param(request, "players", 0, 0, 4)
+    source = source_of(request)
+    series = await source.db(data.load_history, source.engine, found)
     if players:
         series = [s for s in series if s["players"] == players]
     return JSONResponse({"bot_id": found.id, "series": series})
 
 
+async def bot_matches(request: Request) -> Response:
+    found = await find_bot(request)
+    return await _match_page(request, found.id)
+
+
 async def matches(request: Request) -> Response:
-    limit = int_param(request, "limit", 20, 1, 200)
-    return JSONResponse({"matches": data.recent(service_of(request), limit)})
+    return await _match_page(request, None)
+
+
+async def _match_page(request: Request, bot_id: str | None) -> Response:
+    limit = int_param(request, "limit", 20, 1, data.MAX_MATCHES)
+    before = cursor_param(request)
+    source = source_of(request)
+    found = await source.db(data.load_matches, source.engine, bot_id, limit, before)
+    standings = await standings_of(request)
+    return JSONResponse({"matches": data.match_list(standings, found), "next": found.next})
 
 
 async def match(request: Request) -> Response:
-    return JSONResponse(match_meta(service_of(request), find_match(request)))
+    return JSONResponse(await match_meta(request))
 
 
 async def frames(request: Request) -> Response:
-    row = find_match(request)
+    row, _names, text = await find_match(request)
     start = int_param(request, "start", 0, 0, 10_000_000)
     count = int_param(request, "count", 100, 1, MAX_FRAMES)
-    service = service_of(request)
-    text = registry.replay_of(service.engine, row.id) if row.status == "done" else None
     if text is None:
         raise HTTPException(404, f"match {row.id} has no public replay ({row.status})")
     if start > row.decisions:
@@ -152,25 +202,22 @@ async def frames(request: Request) -> Response:
 
 async def live(request: Request) -> Response:
     """Server-Sent Events: the public view of a running match, with its spectator delay."""
-    row = find_match(request)
-    service = service_of(request)
-    running = service.referee.matches.get(row.id) if row.status == "running" else None
-    if running is None or running.finished_at is not None:
+    row, _names, _text = await find_match(request)
+    standings = await standings_for(request, row)
+    if row.status != "running" or row.id not in standings.live:
         raise HTTPException(404, f"match {row.id} is not being played now ({row.status})")
-    state: Any = request.app.state
-    if state.live_streams >= state.max_live_streams:
-        raise HTTPException(503, "too many spectators right now; try again later")
-
-    async def stream() -> AsyncIterator[str]:
-        state.live_streams += 1
-        try:
-            async for update in live_updates(running):
-                yield f"event: {update.kind}\ndata: {json.dumps(update.data)}\n\n"
-        finally:
-            state.live_streams -= 1
-
+    hub: LiveHub = request.app.state.live
+    client = request.client.host if request.client is not None else "unknown"
+    try:
+        feed, viewer = hub.admit(row.id, client)
+    except TooManyViewers as exc:
+        raise HTTPException(exc.status, str(exc)) from None
+    messages = live_messages(feed, viewer)
+    # A stream that is never started (its visitor gone at once) never runs its ``finally``:
+    # the viewer is let go when the stream is collected instead.
+    weakref.finalize(messages, feed.let_go, viewer)
     return StreamingResponse(
-        stream(),
+        messages,
         media_type="text/event-stream",
         headers={"cache-control": "no-store", "x-accel-buffering": "no"},
     )

@@ -1,9 +1,10 @@
 """The ladder's web page: server-rendered pages, a small JSON API and static scripts.
 
-``create_app(service)`` serves one ``LadderService``. Handlers run on the service's own loop
-(``running_web`` puts uvicorn there): reading the pools and the database is short and
-synchronous, as in the service itself; re-simulating a replay runs in a thread. Every response
-carries headers that allow scripts, styles and images from this site only.
+``create_app(source)`` serves one ladder from the page's own process (``web.process``):
+``source`` reads the database in threads and asks the ladder for its standings; the busiest
+answers are shared for a second (``cache.ResponseCache``); re-simulating a replay runs in a
+thread; live matches come from one shared Watch stream each (``live.LiveHub``). Every
+response carries headers that allow scripts, styles and images from this site only.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tournament.ladder_service.service import LadderService
 from tournament.ladder_service.web import api, pages
+from tournament.ladder_service.web.cache import ResponseCache
 from tournament.ladder_service.web.frames import FrameCache
+from tournament.ladder_service.web.live import LiveHub, LiveLimits
+from tournament.ladder_service.web.source import LadderSource
 
 HERE = Path(__file__).parent
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
@@ -93,20 +96,23 @@ async def _error(request: Request, exc: Exception) -> Response:
     )
 
 
-def create_app(service: LadderService, *, max_live_streams: int = 32) -> Starlette:
+def create_app(source: LadderSource, limits: LiveLimits | None = None) -> Starlette:
     """The web application of one running ladder."""
+    cache = ResponseCache()
+    shared = cache.cached
     app = Starlette(
         routes=[
-            Route("/", pages.index),
-            Route("/ladder/{game}/{variant}/{players:int}", pages.ladder),
-            Route("/bots/{bot_id}", pages.bot),
-            Route("/matches/{match_id}", pages.match),
-            Route("/api/pools", api.pools),
-            Route("/api/ladder/{game}/{variant}/{players:int}", api.ladder),
-            Route("/api/bots/{bot_id}", api.bot),
-            Route("/api/bots/{bot_id}/history", api.bot_history),
-            Route("/api/matches", api.matches),
-            Route("/api/matches/{match_id}", api.match),
+            Route("/", shared(pages.index)),
+            Route("/ladder/{game}/{variant}/{players:int}", shared(pages.ladder)),
+            Route("/bots/{bot_id}", shared(pages.bot)),
+            Route("/matches/{match_id}", shared(pages.match)),
+            Route("/api/pools", shared(api.pools)),
+            Route("/api/ladder/{game}/{variant}/{players:int}", shared(api.ladder)),
+            Route("/api/bots/{bot_id}", shared(api.bot)),
+            Route("/api/bots/{bot_id}/history", shared(api.bot_history)),
+            Route("/api/bots/{bot_id}/matches", shared(api.bot_matches)),
+            Route("/api/matches", shared(api.matches)),
+            Route("/api/matches/{match_id}", shared(api.match)),
             Route("/api/matches/{match_id}/frames", api.frames),
             Route("/api/matches/{match_id}/live", api.live),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
@@ -114,11 +120,10 @@ def create_app(service: LadderService, *, max_live_streams: int = 32) -> Starlet
         exception_handlers={HTTPException: _error},
     )
     state: Any = app.state
-    state.service = service
+    state.source = source
     state.templates = _templates()
     state.frames = FrameCache()
     state.frame_slots = asyncio.Semaphore(2)
-    state.live_streams = 0
-    state.max_live_streams = max_live_streams
+    state.live = LiveHub(source.channel, source.relay_token, limits or LiveLimits())
     app.add_middleware(SecurityHeaders)
     return app

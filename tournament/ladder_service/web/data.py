@@ -2,28 +2,52 @@
 
 Only public facts leave here: a bot's status but never its status reason (only its owner and
 the organiser learn that over gRPC), never a token hash or a command line (``spec``).
+
+The ``load_*`` functions read the database and run in the page's database threads
+(``LadderSource.db``); the others only arrange what was read and what the ladder reported.
+Every list is bounded: ``MAX_MATCHES`` matches a page, ``registry.HISTORY_POINTS`` points a
+chart.
 """
 
 from __future__ import annotations
 
-import math
+import re
 from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
+
+from sqlalchemy.engine import Engine
 
 from games import get_game
 from tournament.ladder_service import registry
-from tournament.ladder_service.ratings import Rating
 from tournament.ladder_service.registry import BotRecord, MatchRow
-from tournament.ladder_service.service import LadderService, PoolKey
+from tournament.ladder_service.web.source import PoolView, Standings
 
 #: How many of a bot's latest matches its page lists and counts failures in.
 RECENT = 50
-#: Stored interval ends at or beyond this are "no bound yet" (``registry._storable``).
-UNBOUNDED = 1e9
+#: Matches one page of a list may hold.
+MAX_MATCHES = 200
+CURSOR = re.compile(r"(\d{1,12}(?:\.\d{1,20})?)_([A-Za-z0-9-]{1,64})")
 
 
-def finite(value: float) -> float | None:
-    return value if math.isfinite(value) and abs(value) < UNBOUNDED else None
+class BadCursor(ValueError):
+    """A ``before`` value that is not one this page gave out."""
+
+
+def parse_cursor(text: str) -> tuple[float, str]:
+    found = CURSOR.fullmatch(text)
+    if found is None:
+        raise BadCursor(f"before {text[:80]!r} is not a page cursor (the 'next' of a page)")
+    return float(found.group(1)), found.group(2)
+
+
+def cursor_of(rows: list[MatchRow], limit: int) -> str | None:
+    """The cursor of the page after ``rows`` (None when this page was the last)."""
+    if len(rows) < limit:
+        return None
+    last = rows[-1]
+    return f"{last.started_at!r}_{last.id}"  # repr: the exact float, so no row repeats
 
 
 def game_title(game: str) -> str:
@@ -33,13 +57,8 @@ def game_title(game: str) -> str:
         return game
 
 
-def pool_key(service: LadderService, game: str, variant: str, players: int) -> PoolKey | None:
-    key = PoolKey(game, variant, players)
-    return key if key in service.pools else None
-
-
-def pool_info(service: LadderService, key: PoolKey) -> dict[str, Any]:
-    pool = service.pools[key]
+def pool_info(view: PoolView) -> dict[str, Any]:
+    key = view.key
     return {
         "game": key.game,
         "title": game_title(key.game),
@@ -47,54 +66,96 @@ def pool_info(service: LadderService, key: PoolKey) -> dict[str, Any]:
         "players": key.players,
         "label": key.label,
         "solo": key.players == 1,
-        "bots": len(pool.table),
-        "live": sum(1 for r in service.running.values() if r.pool == key),
+        "bots": len(view.rows),
+        "live": len(view.live),
         "url": f"/ladder/{key.game}/{key.variant}/{key.players}",
     }
 
 
-def pools(service: LadderService) -> list[dict[str, Any]]:
-    return [pool_info(service, key) for key in service.pools]
+def pools(standings: Standings) -> list[dict[str, Any]]:
+    return [pool_info(view) for view in standings.pools]
 
 
-def ladder_rows(service: LadderService, key: PoolKey) -> list[dict[str, Any]]:
-    return [
-        _row(rank, rating, bot, service.online(bot.id))
-        for rank, (rating, bot) in enumerate(service.ladder(key), start=1)
-    ]
+def ladder_rows(view: PoolView) -> list[dict[str, Any]]:
+    return [dict(row) for row in view.rows]
 
 
-def _row(rank: int, rating: Rating, bot: BotRecord, online: bool) -> dict[str, Any]:
-    return {
-        "rank": rank,
-        "bot_id": bot.id,
-        "name": bot.name,
-        "owner": bot.owner,
-        "rating": finite(rating.rating),
-        "low": finite(rating.low),
-        "high": finite(rating.high),
-        "games": rating.matches,
-        "provisional": rating.provisional,
-        "online": online,
-        "house": bot.house,
-        "status": bot.status,
-    }
+# ---------------------------------------------------------------------- read in a db thread
 
 
-def bot_info(service: LadderService, bot: BotRecord) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class MatchList:
+    rows: list[MatchRow]
+    names: dict[str, str]
+    next: str | None
+
+
+def _names(engine: Engine, rows: Iterable[MatchRow]) -> dict[str, str]:
+    ids = sorted({seat.bot_id for row in rows for seat in row.seats})
+    return {bot.id: bot.name for bot in registry.bots_by_id(engine, ids)} if ids else {}
+
+
+def load_matches(
+    engine: Engine, bot_id: str | None, limit: int, before: tuple[float, str] | None
+) -> MatchList:
+    rows = registry.recent_matches(engine, bot_id, limit, before)
+    return MatchList(rows, _names(engine, rows), cursor_of(rows, limit))
+
+
+def load_match(engine: Engine, match_id: str) -> tuple[MatchRow, dict[str, str], str | None]:
+    """The match, its bots' names and its stored replay (None while it runs or if voided);
+    ``LookupError`` if there is no such match."""
+    row = registry.match_row(engine, match_id)
+    if row is None:
+        raise LookupError(match_id)
+    replay = registry.replay_of(engine, row.id) if row.status == "done" else None
+    return row, _names(engine, [row]), replay
+
+
+def load_bot(engine: Engine, bot_id: str) -> BotRecord | None:
+    bot = registry.bot_by_id(engine, bot_id)
+    return bot if bot is not None and bot.status != "revoked" else None
+
+
+def load_history(engine: Engine, bot: BotRecord) -> list[dict[str, Any]]:
+    """The bot's rating history per pool size it plays: ``[time, rating, low, high]`` points
+    (an unbounded interval end is null), at most ``registry.HISTORY_POINTS`` each."""
+    series = []
+    for players in bot.player_counts:
+        points = registry.rating_history(engine, bot.id, players)
+        series.append(
+            {
+                "players": players,
+                "solo": players == 1,
+                "points": [[t, finite(r), finite(lo), finite(hi)] for t, r, lo, hi in points],
+            }
+        )
+    return series
+
+
+#: Stored interval ends at or beyond this are "no bound yet" (``registry._storable``).
+UNBOUNDED = 1e9
+
+
+def finite(value: float) -> float | None:
+    return value if abs(value) < UNBOUNDED and value == value else None
+
+
+# ---------------------------------------------------------------------- arranged
+
+
+def bot_info(standings: Standings, bot: BotRecord, recent: MatchList) -> dict[str, Any]:
     """A bot's public record, its standing in each pool, failures and latest matches."""
-    matches = registry.recent_matches(service.engine, bot.id, RECENT)
+    matches = recent.rows
     failures = Counter(
         seat.failure for m in matches for seat in m.seats if seat.bot_id == bot.id and seat.failure
     )
-    standings = []
-    for key, pool in service.pools.items():
-        for rank, rating in enumerate(pool.table, start=1):
-            if rating.bot_id == bot.id:
-                standings.append(
-                    {**pool_info(service, key), **_row(rank, rating, bot, service.online(bot.id))}
-                )
-    names = bot_names(service)
+    standings_rows = [
+        {**pool_info(view), **row}
+        for view in standings.pools
+        for row in view.rows
+        if row["bot_id"] == bot.id
+    ]
     return {
         "bot_id": bot.id,
         "name": bot.name,
@@ -106,37 +167,21 @@ def bot_info(service: LadderService, bot: BotRecord) -> dict[str, Any]:
         "description": bot.description,
         "status": bot.status,
         "house": bot.house,
-        "online": service.online(bot.id),
+        "online": bot.house or bot.id in standings.online,
         "failures_in_row": bot.failures_in_row,
         "failures": dict(sorted(failures.items())),
         "counted_matches": len(matches),
-        "standings": standings,
-        "matches": [match_info(service, m, names) for m in matches],
+        "standings": standings_rows,
+        "matches": match_list(standings, recent),
     }
 
 
-def history(service: LadderService, bot: BotRecord) -> list[dict[str, Any]]:
-    """The bot's rating history per pool size it plays: ``[time, rating, low, high]`` points
-    (an unbounded interval end is null)."""
-    series = []
-    for players in bot.player_counts:
-        points = registry.rating_history(service.engine, bot.id, players)
-        series.append(
-            {
-                "players": players,
-                "solo": players == 1,
-                "points": [[t, finite(r), finite(lo), finite(hi)] for t, r, lo, hi in points],
-            }
-        )
-    return series
+def match_list(standings: Standings, found: MatchList) -> list[dict[str, Any]]:
+    live = standings.live
+    return [match_info(live, row, found.names) for row in found.rows]
 
 
-def bot_names(service: LadderService) -> dict[str, str]:
-    return {b.id: b.name for b in registry.list_bots(service.engine)}
-
-
-def match_info(service: LadderService, row: MatchRow, names: dict[str, str]) -> dict[str, Any]:
-    live = row.status == "running" and row.id in service.referee.matches
+def match_info(live: frozenset[str], row: MatchRow, names: dict[str, str]) -> dict[str, Any]:
     return {
         "match_id": row.id,
         "game": row.game,
@@ -148,7 +193,7 @@ def match_info(service: LadderService, row: MatchRow, names: dict[str, str]) -> 
         "decisions": row.decisions,
         "started_at": row.started_at,
         "finished_at": row.finished_at,
-        "live": live,
+        "live": row.status == "running" and row.id in live,
         "url": f"/matches/{row.id}",
         "seats": [
             {
@@ -162,10 +207,3 @@ def match_info(service: LadderService, row: MatchRow, names: dict[str, str]) -> 
             for seat, s in enumerate(row.seats)
         ],
     }
-
-
-def recent(service: LadderService, limit: int = 20) -> list[dict[str, Any]]:
-    names = bot_names(service)
-    return [
-        match_info(service, m, names) for m in registry.recent_matches(service.engine, None, limit)
-    ]

@@ -14,12 +14,15 @@ from starlette.responses import HTMLResponse, Response
 
 from tournament.ladder_service.web import data
 from tournament.ladder_service.web.api import (
-    find_bot,
-    find_match,
+    bot_page,
     find_pool,
     match_meta,
-    service_of,
+    source_of,
+    standings_of,
 )
+
+#: Matches on the front page.
+FRONT_PAGE_MATCHES = 20
 
 
 def render(request: Request, template: str, **context: Any) -> Response:
@@ -28,36 +31,36 @@ def render(request: Request, template: str, **context: Any) -> Response:
 
 
 async def index(request: Request) -> Response:
-    service = service_of(request)
+    standings = await standings_of(request)
+    source = source_of(request)
+    recent = await source.db(data.load_matches, source.engine, None, FRONT_PAGE_MATCHES, None)
     return render(
         request,
         "index.html",
         title="Ladders",
-        pools=data.pools(service),
-        matches=data.recent(service, 20),
+        pools=data.pools(standings),
+        matches=data.match_list(standings, recent),
     )
 
 
 async def ladder(request: Request) -> Response:
-    key = find_pool(request)
-    service = service_of(request)
-    pool = data.pool_info(service, key)
+    _standings, view = await find_pool(request)
+    pool = data.pool_info(view)
+    key = view.key
     return render(
         request,
         "ladder.html",
         title=f"{pool['title']} {key.variant}, {key.players} players",
         pool=pool,
-        rows=data.ladder_rows(service, key),
+        rows=data.ladder_rows(view),
     )
 
 
 async def bot(request: Request) -> Response:
-    found = find_bot(request)
-    info = data.bot_info(service_of(request), found)
+    found, info = await bot_page(request)
     return render(request, "bot.html", title=found.name, bot=info)
 
 
 async def match(request: Request) -> Response:
-    row = find_match(request)
-    meta = match_meta(service_of(request), row)
-    return render(request, "match.html", title=f"Match {row.id[:12]}", match=meta)
+    meta = await match_meta(request)
+    return render(request, "match.html", title=f"Match {meta['match_id'][:12]}", match=meta)
