@@ -25,6 +25,7 @@ from server.forwarding import (
     add_owner_service,
     add_routing_service,
 )
+from server.load import monitoring
 from server.referee import Referee
 from server.service import RefereeService, add_referee_service
 from server.settings import ServerSettings
@@ -146,7 +147,8 @@ async def running_server(
         await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
         await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
     try:
-        yield referee
+        async with monitoring(settings.load_report_s):
+            yield referee
     finally:
         await referee.shutdown()
         await asyncio.gather(*(each.stop(grace=1.0) for each in servers))

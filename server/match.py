@@ -25,6 +25,7 @@ from kassen import wire
 from kassen.v1 import referee_pb2 as pb
 from kassen.wire import assemble
 from server.chance import commitment_of
+from server.load import DECISION_TIMES
 from server.replay import options_text, reveal_in_file, write_replay
 from server.results import MatchResult, Reason, SeatResult
 from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit
@@ -357,7 +358,13 @@ class Match:
         events = self.state.apply(decision.seat, index)
         self._decided()
         self._publish(events)
-        self.server_time_us.append(int((time.perf_counter() - started) * 1e6))
+        self._took(started)
+
+    def _took(self, started: float) -> None:
+        """Record the server time of a step begun at ``started`` (``perf_counter``)."""
+        elapsed = int((time.perf_counter() - started) * 1e6)
+        self.server_time_us.append(elapsed)
+        DECISION_TIMES.record(elapsed)
 
     def _decided(self) -> None:
         self.decisions += 1
@@ -480,7 +487,7 @@ class Match:
             seat.undelivered,
         )
         seat.undelivered = []
-        self.server_time_us.append(int((time.perf_counter() - started) * 1e6))
+        self._took(started)
         return message
 
     async def _decide_remote(self, seat: RemoteSeat, decision: Decision) -> int | None:

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from kassen.commands.credentials import add_token_flag, admin_token
+from kassen.commands.monitoring import add_load_report_flag, load_report_s
 from kassen.errors import UsageError
 
 DEFAULT_LADDER_DATABASE = "sqlite:///runs/ladder.sqlite"
@@ -56,6 +57,7 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=["debug", "info", "warning", "error"],
         help="least level of the JSON log lines on stderr (default info)",
     )
+    add_load_report_flag(serve)
     serve.set_defaults(run=run_serve)
 
     register = actions.add_parser(
@@ -88,6 +90,7 @@ def run_serve(args: argparse.Namespace) -> int:
     import asyncio
 
     from kassen.commands.ladder_serve import serve
+    from server.settings import ServerSettings
     from tournament.ladder_service.config import (
         LadderConfigError,
         default_settings,
@@ -102,7 +105,8 @@ def run_serve(args: argparse.Namespace) -> int:
     except LadderConfigError as exc:
         raise UsageError(str(exc)) from None
     token = admin_token(args.admin_token_file)
-    asyncio.run(serve(args, settings, token))
+    server_settings = ServerSettings(admin_token=token, load_report_s=load_report_s(args))
+    asyncio.run(serve(args, settings, server_settings))
     return 0
 
 

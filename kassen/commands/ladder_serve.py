@@ -16,7 +16,9 @@ from server.settings import ServerSettings
 from tournament.ladder_service.service import LadderService, LadderSettings
 
 
-async def serve(args: argparse.Namespace, settings: LadderSettings, token: str | None) -> None:
+async def serve(
+    args: argparse.Namespace, settings: LadderSettings, server_settings: ServerSettings
+) -> None:
     from server.app import AddressInUse, Unprotected
     from tournament.ladder_service.app import running_ladder
     from tournament.storage import StorageError, connect
@@ -32,9 +34,7 @@ async def serve(args: argparse.Namespace, settings: LadderSettings, token: str |
         loop.add_signal_handler(sign, stop.set)
     try:
         async with (
-            running_ladder(
-                engine, settings, args.address, ServerSettings(admin_token=token)
-            ) as service,
+            running_ladder(engine, settings, args.address, server_settings) as service,
             _web(service, args.web, args.log_level) as web_address,
         ):
             pools = ", ".join(key.label for key in settings.pools)

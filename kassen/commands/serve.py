@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kassen.commands.credentials import PRIVATE_KEY, add_token_flag, admin_token, pem_file
+from kassen.commands.monitoring import add_load_report_flag, load_report_s
 from kassen.errors import UsageError
 from server.settings import (  # constants only; the server itself is imported by run
     DEFAULT_MAX_LIVE_MATCHES,
@@ -109,6 +110,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     ]
     for flag, default, what in limits:
         serve.add_argument(flag, type=int, default=default, help=f"{what} (default {default})")
+    add_load_report_flag(serve)
     serve.set_defaults(run=run)
 
 
@@ -166,6 +168,7 @@ def settings_from(args: argparse.Namespace) -> ServerSettings:
         max_message_bytes=_within(
             "--max-message-bytes", args.max_message_bytes, *MESSAGE_BYTES_RANGE
         ),
+        load_report_s=load_report_s(args),
     )
 
 

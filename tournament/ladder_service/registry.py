@@ -460,52 +460,104 @@ def add_ratings(engine: Engine, players: int, ratings: Sequence[Rating]) -> None
     with engine.begin() as conn:
         conn.execute(ladder_ratings.insert(), rows)
         for r in ratings:
-            thin_history(conn, r.bot_id, players)
+            if _history_length(conn, r.bot_id, players) > HISTORY_POINTS:
+                thin_history(conn, r.bot_id, players)
 
 
 #: At most this many points of one bot's history in one pool size are kept ...
 HISTORY_POINTS = 1000
-#: ... the newest this many at full resolution; older ones are halved whenever the series
-#: is full again, so the further back, the sparser (a chart of months stays readable).
+#: ... the newest this many at full resolution; when a series is over the bound its older
+#: points are thinned to an even spacing that fits, so the oldest, thinned again and again,
+#: grow sparser (a chart of months stays readable, and the table stays bounded).
 HISTORY_RECENT = 250
 
 
-def thin_history(conn: sa.Connection, bot_id: str, players: int) -> int:
-    """Drop every other point older than the newest ``HISTORY_RECENT`` while the series has
-    more than ``HISTORY_POINTS``; returns how many points were dropped."""
+def thin_history(conn: sa.Connection, bot_id: str | None = None, players: int = 0) -> int:
+    """Thin every series over ``HISTORY_POINTS`` (or only the one of ``bot_id`` and
+    ``players``) in one statement: its newest ``HISTORY_RECENT`` points stay, and of the
+    older ones every k-th, k as small as fits (``doomed_times`` says the same in Python).
+    Returns how many points were dropped."""
     r = ladder_ratings.c
-    series = (r.bot_id == bot_id) & (r.players == players)
-    dropped = 0
-    while True:
-        count = conn.execute(sa.select(sa.func.count()).where(series)).scalar_one()
-        if count <= HISTORY_POINTS:
-            return dropped
-        older = conn.execute(
-            sa.select(r.at).where(series).order_by(r.at).limit(count - HISTORY_RECENT)
-        ).scalars()
-        doomed = [at for i, at in enumerate(older) if i % 2 == 1]
-        for start in range(0, len(doomed), 500):
-            conn.execute(
-                ladder_ratings.delete().where(series & r.at.in_(doomed[start : start + 500]))
-            )
-        dropped += len(doomed)
+    series = (r.bot_id, r.players)
+    ranked_query = sa.select(
+        r.bot_id,
+        r.players,
+        r.at,
+        sa.func.row_number().over(partition_by=series, order_by=r.at.desc()).label("n"),
+        sa.func.count().over(partition_by=series).label("total"),
+    )
+    if bot_id is not None:
+        ranked_query = ranked_query.where((r.bot_id == bot_id) & (r.players == players))
+    ranked = ranked_query.subquery()
+    room = HISTORY_POINTS - HISTORY_RECENT
+    stride = (ranked.c.total - HISTORY_RECENT + room - 1) // room  # ceil((total - recent) / room)
+    doomed = sa.select(ranked.c.bot_id, ranked.c.players, ranked.c.at).where(
+        (ranked.c.total > HISTORY_POINTS)
+        & (ranked.c.n > HISTORY_RECENT)
+        & ((ranked.c.n - HISTORY_RECENT - 1) % stride != 0)
+    )
+    done = conn.execute(
+        ladder_ratings.delete().where(sa.tuple_(r.bot_id, r.players, r.at).in_(doomed))
+    )
+    return int(done.rowcount)
 
 
-def thin_all_history(engine: Engine) -> int:
-    """Thin every series over the bound (a database written before history was bounded);
-    returns how many points were dropped."""
+def _history_length(conn: sa.Connection, bot_id: str, players: int) -> int:
+    r = ladder_ratings.c
+    return int(
+        conn.execute(
+            sa.select(sa.func.count()).where((r.bot_id == bot_id) & (r.players == players))
+        ).scalar_one()
+    )
+
+
+def series_over_bound(engine: Engine) -> list[tuple[str, int]]:
+    """The ``(bot_id, players)`` series with more than ``HISTORY_POINTS`` points (only a
+    database written before history was bounded has any)."""
     r = ladder_ratings.c
     with engine.connect() as conn:
-        full = conn.execute(
+        rows = conn.execute(
             sa.select(r.bot_id, r.players)
             .group_by(r.bot_id, r.players)
             .having(sa.func.count() > HISTORY_POINTS)
         ).all()
-    dropped = 0
-    for bot_id, players in full:
-        with engine.begin() as conn:
-            dropped += thin_history(conn, bot_id, players)
-    return dropped
+    return [(str(bot_id), int(players)) for bot_id, players in rows]
+
+
+def history_times(engine: Engine, bot_id: str, players: int) -> list[float]:
+    """The times of one series' points, oldest first."""
+    r = ladder_ratings.c
+    with engine.connect() as conn:
+        return [
+            float(at)
+            for at in conn.execute(
+                sa.select(r.at).where((r.bot_id == bot_id) & (r.players == players)).order_by(r.at)
+            ).scalars()
+        ]
+
+
+def doomed_times(times: Sequence[float]) -> list[float]:
+    """Of a series' times (oldest first), those ``thin_history`` drops: none within the bound;
+    beyond it, all but the newest ``HISTORY_RECENT`` and every k-th of the older ones."""
+    if len(times) <= HISTORY_POINTS:
+        return []
+    older = list(times[: len(times) - HISTORY_RECENT])
+    room = HISTORY_POINTS - HISTORY_RECENT
+    stride = -(-len(older) // room)
+    newest_first = older[::-1]
+    return [at for i, at in enumerate(newest_first) if i % stride != 0]
+
+
+def drop_history(engine: Engine, bot_id: str, players: int, times: Sequence[float]) -> int:
+    """Delete the points of one series at these times (one short transaction)."""
+    r = ladder_ratings.c
+    with engine.begin() as conn:
+        done = conn.execute(
+            ladder_ratings.delete().where(
+                (r.bot_id == bot_id) & (r.players == players) & r.at.in_(list(times))
+            )
+        )
+    return int(done.rowcount)
 
 
 def rating_history(

@@ -66,6 +66,8 @@ UNRATED = frozenset({Reason.VOIDED, Reason.ABORTED})
 MAX_CONCURRENCY = 16
 #: A house bot may sit in this many matches at once (it is in-process: cheap, but not free).
 HOUSE_SLOTS = 64
+#: History points dropped per write when an old database's history is bounded at start.
+THINNING_STEP = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +201,22 @@ class LadderService:
         return registry.void_running(self.engine)
 
     async def _thin_history(self) -> None:
-        dropped = await self.writer.call(registry.thin_all_history, self.engine)
+        """Bound the history an older Kassen wrote without limit, ``THINNING_STEP`` points per
+        write, so the matches' own writes are never queued behind all of it."""
+        dropped = 0
+        for bot_id, players in await self.writer.call(registry.series_over_bound, self.engine):
+            times = await self.writer.call(registry.history_times, self.engine, bot_id, players)
+            doomed = registry.doomed_times(times)
+            for start in range(0, len(doomed), THINNING_STEP):
+                if self._stopping:
+                    return
+                dropped += await self.writer.call(
+                    registry.drop_history,
+                    self.engine,
+                    bot_id,
+                    players,
+                    doomed[start : start + THINNING_STEP],
+                )
         if dropped:
             log.info("rating history thinned", points_dropped=dropped)
 
