@@ -9,12 +9,16 @@ import asyncio
 import contextlib
 import json
 import math
+import os
+import signal
 import threading
+import time
 from collections.abc import Coroutine, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+import grpc
 import httpx
 import pytest
 from google.protobuf.json_format import MessageToDict
@@ -25,12 +29,15 @@ from client_sdk.ladder import seek_and_play
 from games import GameConfig, get_game
 from games.contract import GameState
 from kassen import wire
+from kassen.v1 import ladder_pb2 as lpb
+from kassen.v1 import ladder_pb2_grpc as lrpc
 from server.replay import verify_record
 from server.settings import TimeControl
 from tournament.ladder_service import registry
 from tournament.ladder_service.app import running_ladder
 from tournament.ladder_service.service import HouseBot, LadderService, LadderSettings, PoolKey
 from tournament.ladder_service.web.boards import board_for
+from tournament.ladder_service.web.live import LiveLimits
 from tournament.ladder_service.web.process import WebPage, running_web
 from tournament.storage import connect
 
@@ -68,10 +75,14 @@ class Ladder:
     """A running ladder and its web page, in a thread with its own asyncio loop."""
 
     service: LadderService
-    web: str
+    page: WebPage
     loop: asyncio.AbstractEventLoop
     tokens: dict[PoolKey, str] = field(default_factory=dict)
     ids: dict[PoolKey, str] = field(default_factory=dict)
+
+    @property
+    def web(self) -> str:
+        return self.page.address
 
     @property
     def url(self) -> str:
@@ -102,7 +113,7 @@ def start_ladder(database: str, matches: dict[PoolKey, int]) -> Running:
     async def main() -> None:
         engine = connect(database)
         async with running_ladder(engine, SETTINGS) as service, web_of(service) as page:
-            ladder = Ladder(service, page.address, asyncio.get_running_loop())
+            ladder = Ladder(service, page, asyncio.get_running_loop())
             try:
                 await play(ladder, matches)
             except BaseException as exc:
@@ -516,6 +527,100 @@ def test_running_web_reports_the_port_it_bound(ladder: Ladder) -> None:
     host, _, port = ladder.web.rpartition(":")
     assert host == "127.0.0.1" and int(port) > 0
     assert httpx.get(f"{ladder.url}/api/pools", timeout=30).status_code == 200
+
+
+def test_a_live_match_has_one_watcher_however_many_view_it_and_viewers_are_bounded(
+    ladder: Ladder,
+) -> None:
+    """Nine viewers of one live match from one address: the ladder's referee serves one
+    watcher (the page's), and the ninth viewer is refused naming the limit and its flag."""
+    playing = asyncio.run_coroutine_threadsafe(
+        seek_and_play(
+            SlowBot, ladder.service.referee.address, ladder.tokens[RUMBLE], max_matches=1
+        ),
+        ladder.loop,
+    )
+    try:
+        match_id = ladder.call(first_running(ladder.service))
+        match = ladder.service.referee.matches[match_id]
+        with contextlib.ExitStack() as streams:
+            opened = []  # the line iterators: one dropped would close its stream
+            for _ in range(LiveLimits().per_client):
+                client = streams.enter_context(httpx.Client(base_url=ladder.url, timeout=60))
+                stream = streams.enter_context(
+                    client.stream("GET", f"/api/matches/{match_id}/live")
+                )
+                assert stream.status_code == 200
+                opened.append(stream.iter_lines())
+            assert all(next(lines).startswith("event: frame") for lines in opened)
+            assert ladder.call(watchers_of(match)) == 1
+            refused = httpx.get(f"{ladder.url}/api/matches/{match_id}/live", timeout=60)
+            assert refused.status_code == 429
+            error = refused.json()["error"]
+            assert "--max-watchers-per-caller" in error and "\n" not in error
+    finally:
+        playing.result(120)
+    ladder.call(settled(ladder.service))
+
+
+async def watchers_of(match: Any) -> int:
+    for _ in range(100):
+        if match.watchers:
+            break
+        await asyncio.sleep(0.05)
+    return int(match.watchers)
+
+
+def test_match_lists_are_pages_with_a_cursor(ladder: Ladder, http: httpx.Client) -> None:
+    everything = http.get("/api/matches?limit=200").json()["matches"]
+    assert len(everything) >= 6
+    seen: list[str] = []
+    url = "/api/matches?limit=2"
+    while url:
+        page = http.get(url).json()
+        seen += [m["match_id"] for m in page["matches"]]
+        url = f"/api/matches?limit=2&before={page['next']}" if page["next"] else ""
+    assert seen == [m["match_id"] for m in everything]
+    mine = http.get(f"/api/bots/{ladder.ids[RUMBLE]}/matches?limit=200").json()["matches"]
+    assert mine and all(any(s["bot_id"] == ladder.ids[RUMBLE] for s in m["seats"]) for m in mine)
+    bad = http.get("/api/matches?before=yesterday")
+    assert bad.status_code == 400 and "before" in bad.json()["error"]
+
+
+def test_standings_over_grpc_are_what_the_page_shows(ladder: Ladder, http: httpx.Client) -> None:
+    async def standings() -> lpb.GetStandingsResponse:
+        async with grpc.aio.insecure_channel(ladder.service.referee.address) as channel:
+            found: lpb.GetStandingsResponse = await lrpc.LadderStub(channel).GetStandings(
+                lpb.GetStandingsRequest()
+            )
+            return found
+
+    time.sleep(1.1)  # the page's copy of the standings is at most a second old
+    answer = ladder.call(standings())
+    shown = http.get("/api/ladder/rumble-nation/base/2").json()["rows"]
+    (pool,) = [
+        p for p in answer.pools if (p.game, p.variant, p.players) == ("rumble-nation", "base", 2)
+    ]
+    assert [(r.bot_id, r.games) for r in pool.rows] == [(r["bot_id"], r["games"]) for r in shown]
+    assert all(r.status in ("active", "paused") for r in pool.rows)
+    assert [p.players for p in answer.pools] == [k.players for k in POOLS]
+
+
+def test_a_web_page_process_that_dies_is_started_again_on_its_port(ladder: Ladder) -> None:
+    process = ladder.page.process
+    assert process is not None
+    os.kill(process.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{ladder.url}/api/pools", timeout=5).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    else:
+        raise AssertionError("the web page did not come back")
+    assert ladder.page.restarts == 1 and ladder.page.process is not process
 
 
 @pytest.mark.parametrize("side", ["autumn", "winter"])
