@@ -2,13 +2,16 @@
 
     python -m tests.ladder.load_clients bots ADDRESS SECONDS TOKEN...
     python -m tests.ladder.load_clients web URL SECONDS PATH...
+    python -m tests.ladder.load_clients watch ADDRESS SECONDS COUNT
 
 ``bots``: each token a connected bot (Seek, then every assignment played at once by a random
 bot); prints one JSON line: per bot its assignments, its MatchEnded messages and the reasons
 its own seat ended with. ``web``: loops over the paths as fast as the page answers (four
-requests at a time) until SECONDS have passed; prints the count of answers per status. The
-web clients run at a lower priority: they stand for visitors on other machines, whose CPU
-would not be the ladder's.
+requests at a time) until SECONDS have passed; prints the count of answers per status.
+``watch``: COUNT spectators, each watching a live match (``Referee/Watch``, as any gRPC
+client may) and another when it ends; prints how many watches were answered, refused and
+how many messages came. The web clients and spectators run at a lower priority: they stand
+for visitors on other machines, whose CPU would not be the ladder's.
 """
 
 from __future__ import annotations
@@ -101,12 +104,53 @@ async def web(url: str, seconds: float, paths: list[str]) -> dict[str, Any]:
     return {"statuses": dict(statuses)}
 
 
+async def watch(address: str, seconds: float, count: list[str]) -> dict[str, Any]:
+    import grpc
+
+    from kassen.v1 import ladder_pb2 as lpb
+    from kassen.v1 import ladder_pb2_grpc as lrpc
+    from kassen.v1 import referee_pb2 as pb
+    from kassen.v1 import referee_pb2_grpc as rpc
+
+    deadline = time.monotonic() + seconds
+    found: Counter[str] = Counter()
+
+    async def spectator(channel: grpc.aio.Channel, k: int) -> None:
+        referee, ladder = rpc.RefereeStub(channel), lrpc.LadderStub(channel)
+        while time.monotonic() < deadline:
+            standings = await ladder.GetStandings(lpb.GetStandingsRequest())
+            live = [m for pool in standings.pools for m in pool.live_match_ids]
+            if not live:
+                await asyncio.sleep(0.2)
+                continue
+            call = referee.Watch(pb.WatchRequest(match_id=live[k % len(live)]))
+            try:
+                async for _ in call:
+                    found["messages"] += 1
+                    if time.monotonic() >= deadline:
+                        call.cancel()
+                        break
+                found["watched"] += 1
+            except grpc.aio.AioRpcError as exc:
+                found[exc.code().name] += 1
+                await asyncio.sleep(0.5)
+
+    channels = [grpc.aio.insecure_channel(address) for _ in range(8)]
+    try:
+        n = int(count[0])
+        await asyncio.gather(*(spectator(channels[k % 8], k) for k in range(n)))
+    finally:
+        for channel in channels:
+            await channel.close()
+    return dict(found)
+
+
 def main() -> None:
     role, target, seconds, *rest = sys.argv[1:]
-    if role == "web":
+    if role != "bots":
         # Visitors stand for other machines: their CPU here must not be the ladder's.
         os.nice(10)
-    run = bots if role == "bots" else web
+    run = {"bots": bots, "web": web, "watch": watch}[role]
     print(json.dumps(asyncio.run(run(target, float(seconds), rest))), flush=True)
 
 
