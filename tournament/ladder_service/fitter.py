@@ -113,13 +113,17 @@ def fit_in_worker(
         ratings, seen = PoolRatings(players), 0
     if start != seen:
         raise StaleCopy(f"the worker has {seen} entries of {pool}, not {start}")
-    for entry in entries:
-        if entry.kind == "bot":
-            ratings.add_bot(entry.bot)
-        elif entry.kind == "ranking":
-            ratings.add(entry.ranking, "")
-        else:
-            ratings.add_score(entry.bot, entry.score)
+    try:
+        for entry in entries:
+            if entry.kind == "bot":
+                ratings.add_bot(entry.bot)
+            elif entry.kind == "ranking":
+                ratings.add(entry.ranking, "")
+            else:
+                ratings.add_score(entry.bot, entry.score)
+    except Exception:
+        _POOLS.pop(pool, None)  # half-applied: the next fit starts the copy again
+        raise
     seen += len(entries)
     _POOLS[pool] = (ratings, seen)
     return seen, ratings.ratings()
