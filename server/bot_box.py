@@ -6,8 +6,9 @@ space, CPU seconds, open files, and optionally processes), arms a parent-death s
 leaves a watchdog that kills the group when the bot or the referee ends (also after
 ``kill -9`` of the referee). The referee kills the group when the match is over and the bot
 has not exited within ``EXIT_GRACE_S``. The seat's ticket reaches the bot on an inherited pipe
-(``KASSEN_TICKET_FILE``), never in its environment or on a command line. What this protects against, and what not, is in
-docs/security.md: it is a fence against accidents, not a sandbox for hostile code.
+(``KASSEN_TICKET_FILE``), never in its environment or on a command line. What this protects
+against, and what not, is in docs/security.md: it is a fence against accidents, not a sandbox
+for hostile code.
 """
 
 from __future__ import annotations

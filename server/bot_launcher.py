@@ -3,8 +3,9 @@ the bot.
 
 Run by ``server.bot_box`` as ``python -I -S bot_launcher.py --parent PID [--ticket-fd N]
 [limits] -- COMMAND`` in a new session (so the bot's process group is this process's, and
-``killpg`` of it reaches every process the bot forks). Standard library only, and no import of kassen: it runs with
-``-I -S`` (fast start, whatever the bot's working directory and environment).
+``killpg`` of it reaches every process the bot forks). Standard library only, and no import of
+kassen: it runs with ``-I -S`` (fast start, whatever the bot's working directory and
+environment).
 
 Why a watchdog process: the bot's process group must die when the bot exits (a child holding
 stderr would otherwise outlive it) and when the referee dies, even by ``kill -9`` (nothing of
