@@ -48,13 +48,15 @@ def roomy(seed: int) -> MatchSettings:
 
 
 def test_a_hostile_bot_finds_no_other_ticket_in_any_process_and_cannot_take_the_seat(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    # Every launched bot inherits this: finding it proves the thief read the others' files.
-    marker = secrets.token_hex(16)
-    monkeypatch.setenv("KASSEN_TEST_MARKER", marker)
+    # Only the honest bot's environment holds the marker whole (its command line has it in two
+    # pieces): finding it proves the thief read that environment.
+    head, tail = secrets.token_hex(8), secrets.token_hex(8)
+    marker = head + tail
+    script = f"export KASSEN_HONEST=$(echo {head}){tail}; exec {sys.executable} {EXAMPLE}"
     report = tmp_path / "thief.json"
-    honest = CommandBot(["python", str(EXAMPLE)], "honest", cwd=str(ROOT))
+    honest = CommandBot(["sh", "-c", script], "honest", cwd=str(ROOT))
     thief = CommandBot(["python", str(HERE / "ticket_thief.py"), str(report)], "thief", str(ROOT))
 
     async def scenario() -> None:
