@@ -20,6 +20,7 @@ from typing import Any, cast
 import grpc
 
 from client_sdk.bot import AsyncBot, Bot, Request
+from client_sdk.ticket import TicketError, seat_ticket
 from kassen import wire
 from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
@@ -276,12 +277,17 @@ def run_bot(
     rejoins: int = 5,
     join_retries: int = JOIN_RETRIES,
 ) -> pb.MatchOver:
-    """Blocking: play one seat. Address, ticket and TLS CA default to KASSEN_ADDRESS,
-    KASSEN_TICKET and the file named by KASSEN_TLS_CA."""
+    """Blocking: play one seat. Address and TLS CA default to KASSEN_ADDRESS and the file
+    named by KASSEN_TLS_CA; the ticket to the file named by KASSEN_TICKET_FILE (how a
+    launched bot gets it), else KASSEN_TICKET (client_sdk/ticket.py)."""
     address = address or os.environ.get("KASSEN_ADDRESS", "")
-    ticket = ticket or os.environ.get("KASSEN_TICKET", "")
-    if not address or not ticket:
-        raise BotError("no referee address or seat ticket (set KASSEN_ADDRESS and KASSEN_TICKET)")
+    if not address:
+        raise BotError("no referee address (set KASSEN_ADDRESS)")
+    if not ticket:
+        try:
+            ticket = seat_ticket()
+        except TicketError as exc:
+            raise BotError(str(exc)) from None
     if tls_ca is None:
         tls_ca = tls_ca_from_env()
     return asyncio.run(

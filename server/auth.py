@@ -28,6 +28,10 @@ SCHEME = "bearer"
 ADMIN_ENV_PREFIX = "KASSEN_ADMIN_"
 ADMIN_TOKEN_ENV = "KASSEN_ADMIN_TOKEN"
 TLS_CA_ENV = "KASSEN_TLS_CA"
+TICKET_ENV = "KASSEN_TICKET"
+TICKET_FILE_ENV = "KASSEN_TICKET_FILE"
+#: Variables of ours a launched bot never inherits: its own come from the launch.
+_NOT_INHERITED = frozenset({TLS_CA_ENV, TICKET_ENV, TICKET_FILE_ENV})
 
 if TYPE_CHECKING:
     Handler: TypeAlias = grpc.RpcMethodHandler[Any, Any]
@@ -120,20 +124,24 @@ def is_loopback(host: str) -> bool:
 
 
 def bot_environment(
-    address: str, ticket: str, tls_ca_file: str | None, base: Mapping[str, str] | None = None
+    address: str, tls_ca_file: str | None, base: Mapping[str, str] | None = None
 ) -> dict[str, str]:
-    """The environment of a launched bot: ours without the organiser's secrets, plus its seat.
+    """The environment of a launched bot: ours without the organiser's secrets, plus the
+    referee's address.
 
+    The seat's ticket is not in it: it reaches the bot on a pipe (``server/bot_box.py``,
+    ``KASSEN_TICKET_FILE``), since anything in a process's environment can be read from
+    ``/proc/<pid>/environ`` by every process of the same user while it runs. A
+    ``KASSEN_TICKET`` or ``KASSEN_TICKET_FILE`` of ours (the organiser's shell) is removed.
     ``KASSEN_TLS_CA`` names the CA file when the referee speaks TLS, and is removed when it
     does not (an inherited one would make the bot try TLS against a plaintext referee).
     """
     env = {
         key: value
         for key, value in (os.environ if base is None else base).items()
-        if not key.startswith(ADMIN_ENV_PREFIX) and key != TLS_CA_ENV
+        if not key.startswith(ADMIN_ENV_PREFIX) and key not in _NOT_INHERITED
     }
     env["KASSEN_ADDRESS"] = address
-    env["KASSEN_TICKET"] = ticket
     if tls_ca_file:
         env[TLS_CA_ENV] = tls_ca_file
     return env

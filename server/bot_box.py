@@ -5,8 +5,10 @@ group holds the bot and everything it forks. The launcher lowers the bot's limit
 space, CPU seconds, open files, and optionally processes), arms a parent-death signal and
 leaves a watchdog that kills the group when the bot or the referee ends (also after
 ``kill -9`` of the referee). The referee kills the group when the match is over and the bot
-has not exited within ``EXIT_GRACE_S``. What this protects against, and what not, is in
-docs/security.md: it is a fence against accidents, not a sandbox for hostile code.
+has not exited within ``EXIT_GRACE_S``. The seat's ticket reaches the bot on an inherited pipe
+(``KASSEN_TICKET_FILE``), never in its environment or on a command line. What this protects
+against, and what not, is in docs/security.md: it is a fence against accidents, not a sandbox
+for hostile code.
 """
 
 from __future__ import annotations
@@ -85,8 +87,11 @@ DEFAULT_LIMITS = BoxLimits()
 LIMIT_KEYS = tuple(each.name for each in fields(BoxLimits))
 
 
-def boxed_command(command: Sequence[str], limits: BoxLimits) -> list[str]:
-    """The launcher's command line that becomes ``command`` with ``limits``."""
+def boxed_command(
+    command: Sequence[str], limits: BoxLimits, ticket_fd: int | None = None
+) -> list[str]:
+    """The launcher's command line that becomes ``command`` with ``limits`` (and the ticket
+    on descriptor ``ticket_fd`` of ours: the number is on the line, the ticket never is)."""
     return [
         sys.executable,
         "-I",
@@ -94,10 +99,26 @@ def boxed_command(command: Sequence[str], limits: BoxLimits) -> list[str]:
         str(LAUNCHER),
         "--parent",
         str(os.getpid()),
+        *(["--ticket-fd", str(ticket_fd)] if ticket_fd is not None else []),
         *limits.launcher_flags(),
         "--",
         *with_our_python(command),
     ]
+
+
+def ticket_pipe(ticket: str) -> int:
+    """The read end of a pipe that holds ``ticket`` and nothing else; its write end is closed,
+    so whoever reads it first gets the ticket and then end-of-file, and nobody gets it twice.
+    (A ticket is far below the pipe's buffer: the write never blocks.)"""
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, ticket.encode())
+    except BaseException:
+        os.close(read_end)
+        raise
+    finally:
+        os.close(write_end)
+    return read_end
 
 
 async def start(
@@ -106,19 +127,27 @@ async def start(
     cwd: str | None,
     limits: BoxLimits,
     stderr: int | IO[Any],
+    ticket: str | None = None,
 ) -> asyncio.subprocess.Process:
-    """Start a bot in its own session, with no stdin and stdout discarded. Raises
-    ``OSError`` when the launcher cannot start (e.g. a missing working directory); a bot
-    program that cannot start exits with code 127 and says why on stderr."""
-    return await asyncio.create_subprocess_exec(
-        *boxed_command(command, limits),
-        env=dict(env),
-        cwd=cwd,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=stderr,
-        start_new_session=True,
-    )
+    """Start a bot in its own session, with no stdin and stdout discarded, and its seat's
+    ``ticket`` (if given) on a pipe it inherits (``KASSEN_TICKET_FILE``). Raises ``OSError``
+    when the launcher cannot start (e.g. a missing working directory); a bot program that
+    cannot start exits with code 127 and says why on stderr."""
+    ticket_fd = ticket_pipe(ticket) if ticket is not None else None
+    try:
+        return await asyncio.create_subprocess_exec(
+            *boxed_command(command, limits, ticket_fd),
+            env=dict(env),
+            cwd=cwd,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=stderr,
+            start_new_session=True,
+            pass_fds=() if ticket_fd is None else (ticket_fd,),
+        )
+    finally:
+        if ticket_fd is not None:
+            os.close(ticket_fd)  # the bot holds the only read end now
 
 
 def kill_group(process: asyncio.subprocess.Process) -> None:
@@ -178,11 +207,13 @@ class BoxedBot:
         limits: BoxLimits = DEFAULT_LIMITS,
         on_tail: Callable[[bytes], None] | None = None,
         label: str = "",
+        ticket: str | None = None,
     ) -> BoxedBot:
-        """Start the bot; its stderr goes to a pipe of ours (read at a bounded rate)."""
+        """Start the bot (with its seat's ``ticket`` on a pipe, if given); its stderr goes to a
+        pipe of ours (read at a bounded rate)."""
         read_end, write_end = os.pipe()
         try:
-            process = await start(command, env, cwd, limits, write_end)
+            process = await start(command, env, cwd, limits, write_end, ticket)
         except BaseException:
             os.close(read_end)
             raise

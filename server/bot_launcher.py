@@ -1,10 +1,11 @@
 """The first program of a launched command bot: sets its limits and a watchdog, then becomes
 the bot.
 
-Run by ``server.bot_box`` as ``python -I -S bot_launcher.py --parent PID [limits] -- COMMAND``
-in a new session (so the bot's process group is this process's, and ``killpg`` of it reaches
-every process the bot forks). Standard library only, and no import of kassen: it runs with
-``-I -S`` (fast start, whatever the bot's working directory and environment).
+Run by ``server.bot_box`` as ``python -I -S bot_launcher.py --parent PID [--ticket-fd N]
+[limits] -- COMMAND`` in a new session (so the bot's process group is this process's, and
+``killpg`` of it reaches every process the bot forks). Standard library only, and no import of
+kassen: it runs with ``-I -S`` (fast start, whatever the bot's working directory and
+environment).
 
 Why a watchdog process: the bot's process group must die when the bot exits (a child holding
 stderr would otherwise outlive it) and when the referee dies, even by ``kill -9`` (nothing of
@@ -12,6 +13,12 @@ the referee runs then). ``PR_SET_PDEATHSIG`` reaches only the bot itself, never 
 it forks, so a small process outside the bot's tree (a double fork: init, not the bot, is its
 parent) waits on pidfds of the referee and of the bot and kills the whole group when either
 ends. It stays in the group, so it dies with it.
+
+Why the ticket comes on a pipe: a seat's ticket in the bot's environment (or on its command
+line) could be read from ``/proc/<pid>/environ`` by any process of the same user for as long as
+the bot runs, and a ticket takes the seat over. The referee writes it into a pipe and closes the
+write end; this launcher moves the read end to ``TICKET_FD`` and names it in
+``KASSEN_TICKET_FILE``; the bot reads it once, after which the pipe holds nothing for anybody.
 """
 
 from __future__ import annotations
@@ -29,10 +36,15 @@ CPU_HARD_MARGIN_S = 5
 #: Exit status when the command cannot be executed (as a shell says).
 CANNOT_EXECUTE = 127
 LIMIT_FLAGS = ("--memory-mb", "--cpu-s", "--open-files", "--processes", "--address-space-mb")
+#: The descriptor a launched bot reads its seat's ticket from (the first after stderr).
+TICKET_FD = 3
+TICKET_FILE_ENV = "KASSEN_TICKET_FILE"
+TICKET_ENV = "KASSEN_TICKET"
 
 
-def parse(argv: list[str]) -> tuple[int, dict[str, int], list[str]]:
-    """``--parent PID``, limit flags (``--memory-mb N`` ...) and the command after ``--``."""
+def parse(argv: list[str]) -> tuple[int, int | None, dict[str, int], list[str]]:
+    """``--parent PID``, ``--ticket-fd N`` (None without), limit flags (``--memory-mb N`` ...)
+    and the command after ``--``."""
     if "--" not in argv:
         raise SystemExit("bot_launcher: usage: --parent PID [--memory-mb N ...] -- COMMAND")
     split = argv.index("--")
@@ -41,10 +53,11 @@ def parse(argv: list[str]) -> tuple[int, dict[str, int], list[str]]:
         raise SystemExit("bot_launcher: flags take one value each, and a command must follow --")
     values = dict(zip(flags[::2], flags[1::2], strict=True))
     parent = int(values.pop("--parent"))
+    ticket_fd = int(values.pop("--ticket-fd")) if "--ticket-fd" in values else None
     limits = {flag: int(values.pop(flag)) for flag in LIMIT_FLAGS if flag in values}
     if values:
         raise SystemExit(f"bot_launcher: unknown flags {sorted(values)}")
-    return parent, limits, command
+    return parent, ticket_fd, limits, command
 
 
 def user_tasks(uid: int) -> int:
@@ -61,6 +74,18 @@ def user_tasks(uid: int) -> int:
         if int(fields.get("Uid", "-1 ").split()[0]) == uid:
             total += int(fields.get("Threads", "1"))
     return total
+
+
+def hand_over_ticket(fd: int) -> None:
+    """Put the ticket's pipe at ``TICKET_FD`` (inherited across exec, the only descriptor
+    besides 0-2 the bot gets) and name it in ``KASSEN_TICKET_FILE``; a ``KASSEN_TICKET`` the
+    environment still had goes (the file is the seat's ticket)."""
+    if fd != TICKET_FD:
+        os.dup2(fd, TICKET_FD, inheritable=True)
+        os.close(fd)
+    os.set_inheritable(TICKET_FD, True)
+    os.environ[TICKET_FILE_ENV] = f"/dev/fd/{TICKET_FD}"
+    os.environ.pop(TICKET_ENV, None)
 
 
 def set_limits(limits: dict[str, int]) -> None:
@@ -104,6 +129,7 @@ def watchdog(group: int, watched: list[int]) -> None:
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):  # never hold the bot's stderr pipe open
         os.dup2(null, fd)
+    close_all_but(watched)  # nor the ticket's pipe: a reader of our /proc/<pid>/fd gets nothing
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, signal.SIG_IGN)  # only SIGKILL (with the group) ends it
     poller = select.poll()
@@ -113,6 +139,15 @@ def watchdog(group: int, watched: list[int]) -> None:
         pass
     os.killpg(group, signal.SIGKILL)
     os._exit(0)  # not reached
+
+
+def close_all_but(keep: list[int]) -> None:
+    """Close every descriptor above 2 except ``keep``."""
+    low = 3
+    for fd in sorted(keep):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, os.sysconf("SC_OPEN_MAX"))
 
 
 def start_watchdog(parent: int) -> None:
@@ -140,7 +175,9 @@ def start_watchdog(parent: int) -> None:
 
 
 def main(argv: list[str]) -> None:
-    parent, limits, command = parse(argv)
+    parent, ticket_fd, limits, command = parse(argv)
+    if ticket_fd is not None:
+        hand_over_ticket(ticket_fd)
     start_watchdog(parent)
     set_limits(limits)
     set_parent_death_signal(signal.SIGKILL)

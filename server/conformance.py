@@ -1,8 +1,9 @@
 """The conformance kit behind ``kassen bot check``: run a bot program through a battery of
 scripted situations on an embedded referee and say, check by check, what it got wrong.
 
-Every check launches the bot as the referee launches any bot (``KASSEN_ADDRESS``,
-``KASSEN_TICKET``), in seat 0, against built-in random opponents.
+Every check launches the bot as the referee launches any bot (``KASSEN_ADDRESS``, and its
+ticket on a pipe named by ``KASSEN_TICKET_FILE``), in seat 0, against built-in random
+opponents.
 """
 
 from __future__ import annotations

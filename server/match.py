@@ -103,6 +103,7 @@ class Match:
         for seat in seats:
             if isinstance(seat, RemoteSeat):
                 seat.undelivered = []
+                seat.decisions_applied = self._decisions_applied
         # Setup events go the same way as all others: a private one (e.g. a starting hand)
         # only to its seat.
         if self._remote:
@@ -365,6 +366,10 @@ class Match:
         elapsed = int((time.perf_counter() - started) * 1e6)
         self.server_time_us.append(elapsed)
         DECISION_TIMES.record(elapsed)
+
+    def _decisions_applied(self) -> int:
+        """Decisions applied so far, counted as the replay counts them."""
+        return len(self.state.history)
 
     def _decided(self) -> None:
         self.decisions += 1
@@ -671,6 +676,7 @@ class Match:
                     decisions=seat.clock.decisions,
                     think_time_us=seat.clock.think_time_us,
                     mean_round_trip_us=seat.mean_round_trip_us,
+                    takeovers=list(seat.takeovers) if isinstance(seat, RemoteSeat) else [],
                 )
             )
         self.result = MatchResult(self.id, reason, results)
@@ -687,6 +693,7 @@ class Match:
             decisions=self.decisions,
             ranking=[r.rank for r in results],
             failures={r.seat: r.reason.value for r in results if r.forfeited},
+            **({"takeovers": taken} if (taken := _takeovers(results)) else {}),
         )
 
     async def _announce(self) -> None:
@@ -791,6 +798,11 @@ async def _joined_or_exited(seat: RemoteSeat) -> None:
         exited.cancel()
 
 
+def _takeovers(results: list[SeatResult]) -> dict[int, int]:
+    """Seats taken over, and how often (for the log)."""
+    return {r.seat: len(r.takeovers) for r in results if r.takeovers}
+
+
 def result_to_proto(result: MatchResult) -> pb.MatchOver:
     return pb.MatchOver(
         match_id=result.match_id,
@@ -808,6 +820,7 @@ def result_to_proto(result: MatchResult) -> pb.MatchOver:
                 decisions=r.decisions,
                 think_time_us=r.think_time_us,
                 mean_round_trip_us=r.mean_round_trip_us,
+                takeovers=len(r.takeovers),
             )
             for r in result.seats
         ],

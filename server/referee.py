@@ -53,11 +53,13 @@ class CommandBot:
     limits: BoxLimits = DEFAULT_LIMITS
 
 
-async def spawn_bot(bot: CommandBot, env: Mapping[str, str]) -> asyncio.subprocess.Process:
-    """Start a bot program in its box (server/bot_box.py: own session, limits, a watchdog):
-    no stdin, stdout discarded, stderr piped (its tail explains a crash). Raises ``OSError``
-    when the program cannot start."""
-    return await start(bot.command, env, bot.cwd, bot.limits, asyncio.subprocess.PIPE)
+async def spawn_bot(
+    bot: CommandBot, env: Mapping[str, str], ticket: str
+) -> asyncio.subprocess.Process:
+    """Start a bot program in its box (server/bot_box.py: own session, limits, a watchdog,
+    its seat's ``ticket`` on an inherited pipe): no stdin, stdout discarded, stderr piped (its
+    tail explains a crash). Raises ``OSError`` when the program cannot start."""
+    return await start(bot.command, env, bot.cwd, bot.limits, asyncio.subprocess.PIPE, ticket)
 
 
 class TooManyMatches(RuntimeError):
@@ -246,17 +248,20 @@ class Referee:
         return found[:limit]
 
     async def _launch(self, match: Match, seat: RemoteSeat, bot: CommandBot) -> None:
-        """Start a bot process with KASSEN_ADDRESS, KASSEN_TICKET (and KASSEN_TLS_CA when the
-        referee speaks TLS) but never the organiser's KASSEN_ADMIN_* secrets; watch it until
-        it exits (reported at once, from its own exit status); once the match is over, give it
-        ``EXIT_GRACE_S`` to exit, then kill its process group (server/bot_box.py)."""
-        env = bot_environment(self.address, seat.ticket, self.settings.tls_ca_file)
+        """Start a bot process with KASSEN_ADDRESS, its ticket on a pipe named by
+        KASSEN_TICKET_FILE (and KASSEN_TLS_CA when the referee speaks TLS) but never the
+        organiser's KASSEN_ADMIN_* secrets; watch it until it exits (reported at once, from its
+        own exit status); once the match is over, give it ``EXIT_GRACE_S`` to exit, then kill
+        its process group (server/bot_box.py)."""
+        env = bot_environment(self.address, self.settings.tls_ca_file)
 
         def keep(tail: bytes) -> None:
             seat.stderr_tail = tail
 
         try:
-            box = await BoxedBot.launch(bot.command, env, bot.cwd, bot.limits, keep, bot.name)
+            box = await BoxedBot.launch(
+                bot.command, env, bot.cwd, bot.limits, keep, bot.name, ticket=seat.ticket
+            )
         except OSError as exc:
             seat.stderr_tail = (
                 f"cannot start {shlex.join(bot.command)}: {exc.strerror or exc}".encode()

@@ -6,7 +6,8 @@ options travelled has none and is verified without), the seed commitment and (on
 seed and salt, the decisions as ``[seat, option_index]`` pairs in the order they were applied
 (in a simultaneous phase, the order the answers arrived; including the random answers played
 for a forfeited seat), the final scores and ranking of the game, the digest of the final
-state, and the referee's result per seat.
+state, and the referee's result per seat (with every takeover of the seat: before which
+decision, and when; a file written before takeovers were recorded has none).
 
 A replay written while its seed is still secret (a tournament match whose seed block has
 matches to play) has ``"seed": null`` and ``"salt": null``; ``reveal_in_file`` fills them in
@@ -18,12 +19,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from games import GameConfig, IllegalDecision, InvalidConfig, get_game, replay
 from server.chance import check_commitment, commitment_of
+from server.results import Takeover
 
 if TYPE_CHECKING:
     from server.match import Match
@@ -68,6 +71,7 @@ def replay_record(match: Match) -> dict[str, Any]:
                     "stderr_tail": getattr(match.seats[r.seat], "stderr_tail", b"").decode(
                         "utf-8", "replace"
                     )[-2000:],
+                    "takeovers": [takeover_record(t) for t in r.takeovers],
                 }
                 for r in result.seats
             ]
@@ -75,6 +79,12 @@ def replay_record(match: Match) -> dict[str, Any]:
             else [],
         },
     }
+
+
+def takeover_record(takeover: Takeover) -> dict[str, Any]:
+    """A takeover as the replay records it: before which decision, and when (UTC, ISO 8601)."""
+    at = datetime.fromtimestamp(takeover.at, UTC).isoformat(timespec="milliseconds")
+    return {"before_decision": takeover.before_decision, "at": at.replace("+00:00", "Z")}
 
 
 def write_replay(directory: Path, match: Match) -> Path:
@@ -121,6 +131,8 @@ class Verified:
     scores: list[int] | None
     #: True when the record carried a commitment and the revealed seed matched it.
     commitment_checked: bool = False
+    #: Seats taken over: (seat, before_decision, at) in the record's order.
+    takeovers: list[tuple[int, int, str]] = field(default_factory=list)
 
 
 def verify_record(record: dict[str, Any]) -> Verified:
@@ -159,7 +171,38 @@ def verify_record(record: dict[str, Any]) -> Verified:
         "ranking"
     ):
         raise ReplayError("final scores or ranking differ from the recorded ones")
-    return Verified(game.name, len(decisions), state.digest(), scores, commitment is not None)
+    return Verified(
+        game.name,
+        len(decisions),
+        state.digest(),
+        scores,
+        commitment is not None,
+        _takeovers(record.get("result"), len(decisions)),
+    )
+
+
+def _takeovers(result: Any, decisions: int) -> list[tuple[int, int, str]]:
+    """The takeovers a record's result lists, checked for shape (none in a replay written
+    before they were recorded)."""
+    found: list[tuple[int, int, str]] = []
+    seats = result.get("seats", []) if isinstance(result, dict) else []
+    for index, seat in enumerate(seats if isinstance(seats, list) else []):
+        takeovers = seat.get("takeovers", []) if isinstance(seat, dict) else []
+        if not isinstance(takeovers, list):
+            raise ReplayError("malformed replay: a seat's takeovers must be a list")
+        for each in takeovers:
+            before = each.get("before_decision") if isinstance(each, dict) else None
+            if not _whole(before) or not 0 <= before <= decisions:
+                raise ReplayError(
+                    f"malformed replay: a takeover's before_decision must be 0..{decisions}"
+                )
+            number = seat.get("seat")
+            found.append((number if _whole(number) else index, before, str(each.get("at", ""))))
+    return found
+
+
+def _whole(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _options(found: Any) -> dict[str, str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class Reason(enum.Enum):
@@ -23,6 +23,19 @@ class Reason(enum.Enum):
     FLOODED = "flooded"
 
 
+@dataclass(frozen=True, slots=True)
+class Takeover:
+    """A stream joined with a seat's ticket while another stream still held the seat, and took
+    it over (the other heard ``displaced``). Whoever holds a ticket can do that, so a result
+    shows it: from then on the seat may have been played by someone else."""
+
+    #: How many decisions of the match had been applied: the index, in the replay's
+    #: ``decisions``, of the first one applied after the takeover.
+    before_decision: int
+    #: When it happened (Unix time, seconds).
+    at: float
+
+
 @dataclass(slots=True)
 class SeatResult:
     seat: int
@@ -35,6 +48,7 @@ class SeatResult:
     decisions: int = 0
     think_time_us: int = 0
     mean_round_trip_us: int = 0
+    takeovers: list[Takeover] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -15,6 +15,7 @@ import contextlib
 import enum
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -22,7 +23,7 @@ from games.policies.base import Policy, thinks
 from kassen.v1 import referee_pb2 as pb
 from kassen.wire import ObservationEncoder
 from server.clock import SeatClock
-from server.results import Reason
+from server.results import Reason, Takeover
 
 #: The notice a stream receives when another stream with the same ticket takes its seat.
 DISPLACED = "displaced"
@@ -240,6 +241,11 @@ class RemoteSeat(Seat):
         self._tokens_at = time.monotonic()
         self._window_start = self._tokens_at
         self._window_drops = 0
+        #: Every time a stream joined while another held the seat (``take_over``), in order.
+        self.takeovers: list[Takeover] = []
+        #: How many decisions the match has applied (the match sets it): where a takeover
+        #: falls among the replay's decisions.
+        self.decisions_applied: Callable[[], int] = _none_yet
 
     @property
     def joined(self) -> bool:
@@ -256,12 +262,17 @@ class RemoteSeat(Seat):
         one gets (a request or MatchOver sent meanwhile waits, then follows it), and of two
         rejoins at once only the first displaces the old stream.
 
+        Displacing a stream that still held the seat is recorded as a takeover (a rejoin after
+        the seat's stream dropped finds none, and is an ordinary reconnect).
+
         Returns the stream's generation, the event that ends its RPC, and whether it took the
         seat: False when the match already had its result (then the caller tells it the result;
         a stream that took the seat hears MatchOver from the match itself).
         """
         async with self._write_lock:
             previous = self._stream
+            if previous is not None and not self.closed:
+                self.takeovers.append(Takeover(self.decisions_applied(), time.time()))
             if previous is not None:
                 notice = pb.PlayResponse(
                     notice=pb.Notice(
@@ -454,6 +465,10 @@ class Writer(Protocol):
     """The writing half of a Play stream (a grpc.aio servicer context)."""
 
     async def write(self, message: pb.PlayResponse | bytes) -> None: ...
+
+
+def _none_yet() -> int:
+    return 0
 
 
 def describe_exit(returncode: int | None, stderr_tail: bytes) -> str:

@@ -154,7 +154,14 @@ class RefereeService(rpc.RefereeServicer):
             ),
         )
         # Joined is written as the stream takes the seat: it is the stream's first message.
+        taken = len(seat.takeovers)
         generation, done, accepted = await seat.take_over(context, pb.PlayResponse(joined=joined))
+        if len(seat.takeovers) > taken:  # it displaced a stream that still held the seat
+            match.log.warning(
+                "seat_taken_over",
+                seat=seat.index,
+                before_decision=seat.takeovers[-1].before_decision,
+            )
         if not accepted:
             # The match had ended when this stream joined: it hears the result and ends, and
             # the seat is never held by a stream nobody will close. (A stream that took the

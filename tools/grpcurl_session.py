@@ -32,6 +32,14 @@ SHOWN_ADDRESS = "127.0.0.1:50051"
 MEASURED = ("think_time_us", "mean_round_trip_us")
 
 
+def ticket_on_a_pipe(ticket: str) -> int:
+    """The read end of a pipe that holds ``ticket`` (its write end closed)."""
+    read_end, write_end = os.pipe()
+    os.write(write_end, f"{ticket}\n".encode())
+    os.close(write_end)
+    return read_end
+
+
 def grpcurl_path() -> str | None:
     found = shutil.which("grpcurl")
     if found:
@@ -126,18 +134,29 @@ def record_session(grpcurl: str) -> str:
             for seat, (ticket, bot) in enumerate(
                 zip(created["tickets"], ("random", "greedy"), strict=True)
             ):
+                # The ticket on a pipe (bash's process substitution), as a launched bot gets
+                # it: never in the bot's environment or on a command line.
                 session.note(
-                    f"$ KASSEN_ADDRESS=127.0.0.1:50051 KASSEN_TICKET=<ticket-{seat}> "
+                    f"$ KASSEN_ADDRESS=127.0.0.1:50051 KASSEN_TICKET_FILE=<(echo <ticket-{seat}>) "
                     f"kassen bot run {bot} --seed {seat + 1} &"
                 )
-                bots.append(
-                    subprocess.Popen(
-                        [*kassen, "bot", "run", bot, "--seed", str(seat + 1)],
-                        env={**env, "KASSEN_ADDRESS": address, "KASSEN_TICKET": ticket},
-                        stdout=subprocess.DEVNULL,
-                        stderr=subprocess.DEVNULL,
+                ticket_pipe = ticket_on_a_pipe(ticket)
+                try:
+                    bots.append(
+                        subprocess.Popen(
+                            [*kassen, "bot", "run", bot, "--seed", str(seat + 1)],
+                            env={
+                                **env,
+                                "KASSEN_ADDRESS": address,
+                                "KASSEN_TICKET_FILE": f"/dev/fd/{ticket_pipe}",
+                            },
+                            stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL,
+                            pass_fds=(ticket_pipe,),
+                        )
                     )
-                )
+                finally:
+                    os.close(ticket_pipe)
             for bot_process in bots:
                 bot_process.wait(timeout=60)
             session.note("$ wait")

@@ -8,17 +8,23 @@
 //
 //   KASSEN_ADDRESS=127.0.0.1:50051 KASSEN_TICKET=... [KASSEN_SEED=1] build/kassen_bot
 //
+// The ticket comes from the file named by KASSEN_TICKET_FILE if it is set (a bot the referee
+// launches gets it that way: a pipe it can read once, so no other process finds the ticket in
+// its environment), else from KASSEN_TICKET (for a bot started by hand).
+//
 // In ladder mode it keeps a kassen.v1.Ladder/Seek stream open and plays every match the ladder
 // assigns it, each on its own thread:
 //
 //   build/kassen_bot --ladder 127.0.0.1:50061 --token-file mybot.token [--matches N]
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -87,6 +93,34 @@ void log(const std::string& line) {
   static std::mutex mutex;
   std::lock_guard<std::mutex> lock(mutex);
   std::cerr << kBotName << ": " << line << std::endl;
+}
+
+// The seat's ticket: from the file named by KASSEN_TICKET_FILE if it is set (read once: a
+// launched bot's pipe holds nothing more afterwards), else from KASSEN_TICKET. Without one,
+// nullopt and `error` says where it looked.
+std::optional<std::string> seat_ticket(std::string& error) {
+  const char* path = std::getenv("KASSEN_TICKET_FILE");
+  if (path && *path) {
+    std::ifstream file(path);
+    if (!file) {
+      error = std::string("cannot read the seat ticket from KASSEN_TICKET_FILE=") + path + ": " +
+              std::strerror(errno);
+      return std::nullopt;
+    }
+    std::string ticket;
+    file >> ticket;  // the ticket, without surrounding whitespace
+    if (ticket.empty()) {
+      error = std::string("KASSEN_TICKET_FILE=") + path + " holds no seat ticket";
+      return std::nullopt;
+    }
+    return ticket;
+  }
+  const char* ticket = std::getenv("KASSEN_TICKET");
+  if (ticket && *ticket) return std::string(ticket);
+  error =
+      "no seat ticket: set KASSEN_TICKET_FILE (a file holding it; a bot the referee launches has"
+      " it) or KASSEN_TICKET";
+  return std::nullopt;
 }
 
 // Codes after which rejoining cannot help (wrong ticket, malformed messages...).
@@ -468,15 +502,19 @@ int main(int argc, char** argv) {
   if (ladder) return run_ladder(*ladder, seed);
 
   const char* address = std::getenv("KASSEN_ADDRESS");
-  const char* ticket = std::getenv("KASSEN_TICKET");
-  if (!address || !*address || !ticket || !*ticket) {
+  if (!address || !*address) {
     std::cerr << kBotName
-              << ": set KASSEN_ADDRESS (host:port) and KASSEN_TICKET, or use ladder mode"
-                 " (--ladder ADDRESS --token-file FILE)"
+              << ": set KASSEN_ADDRESS (host:port) and the seat's ticket (KASSEN_TICKET_FILE or"
+                 " KASSEN_TICKET), or use ladder mode (--ladder ADDRESS --token-file FILE)"
               << std::endl;
+    return 2;
+  }
+  const std::optional<std::string> ticket = seat_ticket(error);
+  if (!ticket) {
+    log(error);
     return 2;
   }
   auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
   std::unique_ptr<Referee::Stub> stub = Referee::NewStub(channel);
-  return play_match(*stub, ticket, seed);
+  return play_match(*stub, *ticket, seed);
 }

@@ -10,6 +10,10 @@
 //
 //	KASSEN_ADDRESS=127.0.0.1:50051 KASSEN_TICKET=... examples/go/run.sh
 //
+// The ticket comes from the file named by KASSEN_TICKET_FILE if it is set (a bot the referee
+// launches gets it that way: a pipe it can read once, so no other process finds the ticket in
+// its environment), else from KASSEN_TICKET (for a bot started by hand).
+//
 // In ladder mode (ladder.go) it keeps a Ladder/Seek stream open and plays every match the
 // ladder assigns it:
 //
@@ -237,10 +241,15 @@ func run() int {
 		return runLadder(ladder, seed)
 	}
 
-	address, ticket := os.Getenv("KASSEN_ADDRESS"), os.Getenv("KASSEN_TICKET")
-	if address == "" || ticket == "" {
-		fmt.Fprintln(os.Stderr, botName+": set KASSEN_ADDRESS (host:port) and KASSEN_TICKET,"+
-			" or use ladder mode (--ladder ADDRESS --token-file FILE)")
+	address := os.Getenv("KASSEN_ADDRESS")
+	if address == "" {
+		fmt.Fprintln(os.Stderr, botName+": set KASSEN_ADDRESS (host:port) and the seat's ticket"+
+			" (KASSEN_TICKET_FILE or KASSEN_TICKET), or use ladder mode (--ladder ADDRESS --token-file FILE)")
+		return 2
+	}
+	ticket, err := seatTicket()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", botName, err)
 		return 2
 	}
 
@@ -262,6 +271,30 @@ func run() int {
 		log.Printf("rejoin failed (%v); giving up", err)
 		return 1
 	}
+}
+
+// seatTicket reads the seat's ticket: from the file named by KASSEN_TICKET_FILE if it is set
+// (read once: a launched bot's pipe holds nothing more afterwards), else from KASSEN_TICKET.
+func seatTicket() (string, error) {
+	if path := os.Getenv("KASSEN_TICKET_FILE"); path != "" {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			var pathErr *os.PathError
+			if errors.As(err, &pathErr) {
+				err = pathErr.Err
+			}
+			return "", fmt.Errorf("cannot read the seat ticket from KASSEN_TICKET_FILE=%s: %v", path, err)
+		}
+		ticket := strings.TrimSpace(string(raw))
+		if ticket == "" {
+			return "", fmt.Errorf("KASSEN_TICKET_FILE=%s holds no seat ticket", path)
+		}
+		return ticket, nil
+	}
+	if ticket := strings.TrimSpace(os.Getenv("KASSEN_TICKET")); ticket != "" {
+		return ticket, nil
+	}
+	return "", errors.New("no seat ticket: set KASSEN_TICKET_FILE (a file holding it; a bot the referee launches has it) or KASSEN_TICKET")
 }
 
 func main() {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Run the built Go example bot (build it first with build.sh). The environment, including
-# KASSEN_ADDRESS, KASSEN_TICKET and KASSEN_SEED, passes through.
+# Run the built Go example bot (build it first with build.sh). The environment (KASSEN_ADDRESS,
+# KASSEN_TICKET_FILE or KASSEN_TICKET, KASSEN_SEED) passes through, and so does the descriptor
+# a launching referee names in KASSEN_TICKET_FILE (/dev/fd/3): exec keeps it open for the bot.
 set -euo pipefail
 bot="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/bin/bot"
 if [[ ! -x $bot ]]; then

@@ -7,13 +7,18 @@ Run it against a referee (see docs/writing-a-bot.md):
 or let `kassen match` launch it:
 
     kassen match rumble-nation --seat "cmd:python examples/python/bot.py" --seat random
+
+`run_bot` reads the ticket from the file named by KASSEN_TICKET_FILE if it is set (a bot the
+referee launches gets it that way: a pipe it can read once, so no other process finds the ticket
+in its environment), else from KASSEN_TICKET.
 """
 
 from __future__ import annotations
 
 import random
+import sys
 
-from client_sdk import Bot, Request, run_bot
+from client_sdk import Bot, BotError, Request, run_bot
 
 
 class MostSoldiersBot(Bot):
@@ -33,6 +38,10 @@ class MostSoldiersBot(Bot):
 
 
 if __name__ == "__main__":
-    result = run_bot(MostSoldiersBot())  # reads KASSEN_ADDRESS and KASSEN_TICKET
+    try:
+        # KASSEN_ADDRESS, and the ticket from KASSEN_TICKET_FILE, else KASSEN_TICKET.
+        result = run_bot(MostSoldiersBot())
+    except BotError as exc:
+        sys.exit(f"{MostSoldiersBot.name}: {exc}")
     mine = [s for s in result.seats if s.bot_name == MostSoldiersBot.name]
     print(f"match over: rank {mine[0].rank if mine else '?'}")

@@ -2,6 +2,10 @@
 //
 //   KASSEN_ADDRESS=127.0.0.1:50051 KASSEN_TICKET=... node dist/bot.js
 //
+// The ticket comes from the file named by KASSEN_TICKET_FILE if it is set (a bot the referee
+// launches gets it that way: a pipe it can read once, so no other process finds the ticket in
+// its environment), else from KASSEN_TICKET (for a bot started by hand).
+//
 // In ladder mode it keeps a Ladder/Seek stream open and plays every match the ladder assigns:
 //
 //   node dist/bot.js --ladder 127.0.0.1:50061 --token-file mybot.token [--matches N]
@@ -425,6 +429,30 @@ async function runLadder(options: LadderOptions, proto: RefereeProto & LadderPro
 
 // ----------------------------------------------------------------------------------- the bot
 
+/** The seat's ticket: from the file named by KASSEN_TICKET_FILE if it is set (read once: a
+ * launched bot's pipe holds nothing more afterwards), else from KASSEN_TICKET. */
+function seatTicket(): string | { error: string } {
+  const file = process.env.KASSEN_TICKET_FILE ?? "";
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (err) {
+      const reason = (err as NodeJS.ErrnoException).code ?? String(err);
+      return { error: `cannot read the seat ticket from KASSEN_TICKET_FILE=${file}: ${reason}` };
+    }
+    const ticket = text.trim();
+    return ticket || { error: `KASSEN_TICKET_FILE=${file} holds no seat ticket` };
+  }
+  const ticket = (process.env.KASSEN_TICKET ?? "").trim();
+  return (
+    ticket || {
+      error:
+        "no seat ticket: set KASSEN_TICKET_FILE (a file holding it; a bot the referee launches has it) or KASSEN_TICKET",
+    }
+  );
+}
+
 async function main(): Promise<number> {
   const seed = Number(process.env.KASSEN_SEED || "1");
   if (!Number.isInteger(seed)) {
@@ -453,11 +481,15 @@ async function main(): Promise<number> {
   if (ladder) return runLadder(ladder, proto, seed);
 
   const address = process.env.KASSEN_ADDRESS ?? "";
-  const ticket = process.env.KASSEN_TICKET ?? "";
-  if (!address || !ticket) {
+  if (!address) {
     process.stderr.write(
-      "error: set KASSEN_ADDRESS (host:port) and KASSEN_TICKET, or use ladder mode (--ladder ADDRESS --token-file FILE)\n",
+      "error: set KASSEN_ADDRESS (host:port) and the seat's ticket (KASSEN_TICKET_FILE or KASSEN_TICKET), or use ladder mode (--ladder ADDRESS --token-file FILE)\n",
     );
+    return 2;
+  }
+  const ticket = seatTicket();
+  if (typeof ticket !== "string") {
+    process.stderr.write(`error: ${ticket.error}\n`);
     return 2;
   }
   const client = new proto.kassen.v1.Referee(address, grpc.credentials.createInsecure());

@@ -1,4 +1,5 @@
-"""``kassen bot run BOT``: play the seat in KASSEN_ADDRESS / KASSEN_TICKET with a bot
+"""``kassen bot run BOT``: play the seat given by KASSEN_ADDRESS and the ticket (the file named
+by KASSEN_TICKET_FILE, as a launched bot has it, else KASSEN_TICKET) with a bot
 (over TLS when ``--tls-ca`` or KASSEN_TLS_CA names the CA of the referee's certificate).
 ``kassen bot check`` is kassen/commands/check.py."""
 
@@ -22,7 +23,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     run_parser.add_argument(
         "--address", default=None, help="referee host:port (default $KASSEN_ADDRESS)"
     )
-    run_parser.add_argument("--ticket", default=None, help="seat ticket (default $KASSEN_TICKET)")
+    run_parser.add_argument(
+        "--ticket",
+        default=None,
+        help="seat ticket (default: read from the file named by $KASSEN_TICKET_FILE, else "
+        "$KASSEN_TICKET; on a command line other processes can read it)",
+    )
     run_parser.add_argument("--seed", type=int, default=None, help="seed of a bundled bot")
     add_ca_flag(run_parser, "PEM CA of the referee's TLS certificate; none: plaintext")
     run_parser.set_defaults(run=run)
@@ -52,11 +58,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from client_sdk import BotError, run_bot
     from client_sdk.loading import BotNotFound, load_bot
+    from client_sdk.ticket import TicketError, seat_ticket
 
     address = args.address or os.environ.get("KASSEN_ADDRESS", "")
-    ticket = args.ticket or os.environ.get("KASSEN_TICKET", "")
-    if not address or not ticket:
-        raise UsageError("no referee address or seat ticket (set KASSEN_ADDRESS and KASSEN_TICKET)")
+    if not address:
+        raise UsageError("no referee address (give --address or set KASSEN_ADDRESS)")
+    try:
+        ticket = args.ticket or seat_ticket()
+    except TicketError as exc:
+        raise UsageError(str(exc)) from None
     ca = tls_ca(args.tls_ca)
     try:
         bot = load_bot(args.bot, args.seed)

@@ -24,10 +24,10 @@ def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     check = actions.add_parser(
         "check",
         help="run a bot program through the conformance battery",
-        description="Launch the bot program as a referee would (KASSEN_ADDRESS and"
-        " KASSEN_TICKET in its environment) through whole games, every kind of decision, a"
-        " stale request, a dropped stream, a tight deadline and a clean exit. Exit code 1 if"
-        " any check fails.",
+        description="Launch the bot program as a referee would (KASSEN_ADDRESS in its"
+        " environment, its ticket in the file named by KASSEN_TICKET_FILE) through whole"
+        " games, every kind of decision, a stale request, a dropped stream, a tight deadline"
+        " and a clean exit. Exit code 1 if any check fails.",
     )
     check.add_argument(
         "--game", default="rumble-nation", help="the game to check (default rumble-nation)"

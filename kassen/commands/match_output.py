@@ -56,6 +56,14 @@ def print_result(summary: pb.MatchSummary, specs: list[str], commitment: str) ->
             f"  {seat.rank}. Player {seat.seat + 1} ({specs[seat.seat]}) score {seat.score},"
             f" {seat.decisions} decisions, {think_ms:.0f} ms{status}"
         )
+    for seat in result.seats:
+        if seat.takeovers:
+            times = "once" if seat.takeovers == 1 else f"{seat.takeovers} times"
+            print(
+                f"Player {seat.seat + 1} ({specs[seat.seat]}) was taken over {times}: another"
+                " connection joined with its ticket while its own still held the seat"
+                " (the replay says before which decision)"
+            )
     if result.replay_path:
         print(f"Replay: {result.replay_path}")
     if not result.HasField("seed_reveal"):

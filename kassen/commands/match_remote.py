@@ -119,8 +119,10 @@ async def _run(
         try:
             for index, (seat, ticket) in enumerate(zip(seats, created.tickets, strict=True)):
                 if isinstance(seat, CommandBot):
-                    env = bot_environment(remote.address, ticket, remote.tls_ca_file)
-                    launched.append(asyncio.create_task(_launch(seat, env, index, specs[index])))
+                    env = bot_environment(remote.address, remote.tls_ca_file)
+                    launched.append(
+                        asyncio.create_task(_launch(seat, env, ticket, index, specs[index]))
+                    )
                 else:
                     players.append(
                         asyncio.create_task(
@@ -148,10 +150,11 @@ async def _finished(stub: rpc.RefereeAsyncStub, match_id: str) -> pb.MatchSummar
         await asyncio.sleep(POLL_S)
 
 
-async def _launch(bot: CommandBot, env: dict[str, str], index: int, spec: str) -> None:
-    """Run one ``cmd:`` seat; say on stderr if it failed (the referee cannot see its stderr)."""
+async def _launch(bot: CommandBot, env: dict[str, str], ticket: str, index: int, spec: str) -> None:
+    """Run one ``cmd:`` seat (its ticket on a pipe); say on stderr if it failed (the referee
+    cannot see its stderr)."""
     try:
-        process = await spawn_bot(bot, env)
+        process = await spawn_bot(bot, env, ticket)
     except OSError as exc:
         print(f"kassen: seat {index + 1} ({spec}): cannot start: {exc}", file=sys.stderr)
         return

@@ -68,4 +68,10 @@ def run_verify(args: argparse.Namespace) -> int:
     print(
         f"ok: {verified.game}, {seed}{verified.decisions} decisions re-simulated, scores {scores}, digest {verified.digest}"
     )
+    for seat, before, at in verified.takeovers:
+        print(
+            f"seat {seat} (player {seat + 1}) was taken over before decision {before} ({at}):"
+            " another stream"
+            " joined with its ticket while its own still held it"
+        )
     return 0

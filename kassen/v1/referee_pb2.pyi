@@ -698,6 +698,7 @@ class SeatResult(_message.Message):
     DECISIONS_FIELD_NUMBER: _builtins.int
     THINK_TIME_US_FIELD_NUMBER: _builtins.int
     MEAN_ROUND_TRIP_US_FIELD_NUMBER: _builtins.int
+    TAKEOVERS_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     rank: _builtins.int
     """1-based finishing position; 0 when the match was voided."""
@@ -713,6 +714,13 @@ class SeatResult(_message.Message):
     """Decisions answered, total thinking time measured by the referee, and network round trip."""
     think_time_us: _builtins.int
     mean_round_trip_us: _builtins.int
+    takeovers: _builtins.int
+    """Times the seat was taken over: a stream joined with the seat's ticket while another
+    stream still held the seat (that one heard a "displaced" notice). Whoever joined may not
+    be the seat's bot: from then on someone else may have played the seat (the replay says
+    before which decision, and when). A rejoin after the seat's stream had dropped is an
+    ordinary reconnect and not counted.
+    """
     def __init__(
         self,
         *,
@@ -726,10 +734,11 @@ class SeatResult(_message.Message):
         decisions: _builtins.int = ...,
         think_time_us: _builtins.int = ...,
         mean_round_trip_us: _builtins.int = ...,
+        takeovers: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_name", b"bot_name", "decisions", b"decisions", "detail", b"detail", "forfeited", b"forfeited", "mean_round_trip_us", b"mean_round_trip_us", "rank", b"rank", "reason", b"reason", "score", b"score", "seat", b"seat", "think_time_us", b"think_time_us"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_name", b"bot_name", "decisions", b"decisions", "detail", b"detail", "forfeited", b"forfeited", "mean_round_trip_us", b"mean_round_trip_us", "rank", b"rank", "reason", b"reason", "score", b"score", "seat", b"seat", "takeovers", b"takeovers", "think_time_us", b"think_time_us"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

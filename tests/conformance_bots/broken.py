@@ -16,6 +16,7 @@ import time
 import grpc
 
 from client_sdk import Bot, Request, run_bot
+from client_sdk.ticket import seat_ticket
 from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
 
@@ -38,9 +39,7 @@ async def answer_everything() -> None:
     """No stale rule, no rejoin: answers whatever request arrives."""
     async with grpc.aio.insecure_channel(os.environ["KASSEN_ADDRESS"]) as channel:
         call = rpc.RefereeStub(channel).Play()
-        await call.write(
-            pb.PlayRequest(join=pb.Join(ticket=os.environ["KASSEN_TICKET"], bot_name="stale"))
-        )
+        await call.write(pb.PlayRequest(join=pb.Join(ticket=seat_ticket(), bot_name="stale")))
         while True:
             message = await call.read()
             if message is grpc.aio.EOF:

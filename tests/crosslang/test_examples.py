@@ -1,12 +1,14 @@
 """The example bots in other languages: each builds from a clean clone with its own tools,
-plays real matches against the Python referee, passes the conformance kit, and stops (exit
-code 3, no rejoin) when another connection takes its seat over.
+plays real matches against the Python referee (launched by it, with the ticket on a pipe named
+by KASSEN_TICKET_FILE, never in its environment), passes the conformance kit, says in one line
+that it has no ticket when it has none, and stops (exit code 3, no rejoin) when another
+connection takes its seat over.
 
 Marked ``crosslang`` (``pytest -m "not crosslang"`` skips them); a missing toolchain skips a
 language with one line naming it (C++: the Debian packages to install, see toolchains.py). Go
 and Rust need no system protoc: they get grpcio-tools' (tools/protoc). Build caches: cargo's
-target folder is shared in ~/.cache/kassen/ so that CI runs on the same machine reuse it; Maven,
-Go and npm keep their own caches.
+target folder is shared in ~/.cache/kassen/ so that CI runs on the same machine reuse it (a
+CARGO_TARGET_DIR of the caller's wins); Maven, Go and npm keep their own caches.
 """
 
 from __future__ import annotations
@@ -48,7 +50,9 @@ def environment() -> dict[str, str]:
     return {
         **os.environ,
         "PYTHONPATH": str(ROOT),
-        "CARGO_TARGET_DIR": str(CACHE / "rust-target"),
+        # A CARGO_TARGET_DIR of the caller's wins: two checkouts that share the cache would
+        # otherwise build their own Rust example over each other's binary.
+        "CARGO_TARGET_DIR": os.environ.get("CARGO_TARGET_DIR") or str(CACHE / "rust-target"),
     }
 
 
@@ -96,7 +100,17 @@ async def _match(
             if p not in commands
         }
         bots = {p: CommandBot(command=c, name=Path(c[0]).parent.name) for p, c in commands.items()}
-        match, _ = referee.create_match(settings, local, bots)
+        match, tickets = referee.create_match(settings, local, bots)
+        for index in commands:
+            seat = match.seats[index]
+            assert isinstance(seat, RemoteSeat)
+            await asyncio.wait_for(seat.ever_joined.wait(), 120)
+            # Joined, so it has read its ticket: from the pipe, since its environment has none.
+            assert seat.process is not None
+            environ = Path(f"/proc/{seat.process.pid}/environ").read_bytes().split(b"\0")
+            assert b"KASSEN_TICKET_FILE=/dev/fd/3" in environ
+            seen = b"\0".join([*environ, Path(f"/proc/{seat.process.pid}/cmdline").read_bytes()])
+            assert not any(t.encode() in seen for t in tickets if t)
         await asyncio.wait_for(match.finished.wait(), 300)
         assert match.result is not None and match.result.reason is Reason.COMPLETED
         return [(s.reason, s.forfeited, s.decisions) for s in match.result.seats]
@@ -124,6 +138,23 @@ def test_example_passes_the_conformance_kit(language: str) -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 failed" in result.stdout
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_example_without_a_ticket_says_so_in_one_line(language: str) -> None:
+    run = built(language)
+    env = {k: v for k, v in environment().items() if not k.startswith("KASSEN_TICKET")}
+    done = subprocess.run(
+        [str(run)],
+        env={**env, "KASSEN_ADDRESS": "127.0.0.1:9"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1 and "no seat ticket" in lines[0], lines
+    assert "KASSEN_TICKET_FILE" in lines[0] and "KASSEN_TICKET" in lines[0]
 
 
 def test_four_languages_in_one_game() -> None:

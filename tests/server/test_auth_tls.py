@@ -137,6 +137,7 @@ def test_a_launched_bot_gets_the_ca_but_never_the_token(
     certs = make_certs(tmp_path)
     monkeypatch.setenv("KASSEN_ADMIN_TOKEN", TOKEN)
     monkeypatch.setenv("KASSEN_ADMIN_PASSWORD", "also secret")
+    monkeypatch.setenv("KASSEN_TICKET", "the organiser's own")  # never passed on
     seen = tmp_path / "env.json"
     # Writes what it was given, then plays its seat over TLS with `kassen bot run`.
     script = (
@@ -166,14 +167,22 @@ def test_a_launched_bot_gets_the_ca_but_never_the_token(
     env = json.loads(seen.read_text())
     assert not [key for key in env if key.startswith("KASSEN_ADMIN")]
     assert TOKEN not in env.values()
-    assert env["KASSEN_TLS_CA"] == str(certs.ca) and env["KASSEN_TICKET"]
+    assert env["KASSEN_TLS_CA"] == str(certs.ca)
+    # The ticket came on a pipe; the organiser's KASSEN_TICKET is gone.
+    assert env["KASSEN_TICKET_FILE"] == "/dev/fd/3" and "KASSEN_TICKET" not in env
 
 
-def test_bot_environment_drops_secrets_and_a_stale_ca() -> None:
-    base = {"PATH": "/bin", "KASSEN_ADMIN_TOKEN": "t", "KASSEN_TLS_CA": "/old.pem"}
-    plain = bot_environment("127.0.0.1:1", "ticket", None, base)
-    assert plain == {"PATH": "/bin", "KASSEN_ADDRESS": "127.0.0.1:1", "KASSEN_TICKET": "ticket"}
-    assert bot_environment("h:1", "t", "/ca.pem", base)["KASSEN_TLS_CA"] == "/ca.pem"
+def test_bot_environment_drops_secrets_tickets_and_a_stale_ca() -> None:
+    base = {
+        "PATH": "/bin",
+        "KASSEN_ADMIN_TOKEN": "t",
+        "KASSEN_TLS_CA": "/old.pem",
+        "KASSEN_TICKET": "mine",
+        "KASSEN_TICKET_FILE": "/home/me/ticket",
+    }
+    plain = bot_environment("127.0.0.1:1", None, base)
+    assert plain == {"PATH": "/bin", "KASSEN_ADDRESS": "127.0.0.1:1"}
+    assert bot_environment("h:1", "/ca.pem", base)["KASSEN_TLS_CA"] == "/ca.pem"
 
 
 @pytest.mark.parametrize(

@@ -342,12 +342,13 @@ CRASH_AT_START = "import sys; sys.stderr.write('boom\\n'); sys.exit(3)"
 CRASH_MID_GAME = """
 import asyncio, os, sys
 import grpc
+from client_sdk.ticket import seat_ticket
 from kassen.v1 import referee_pb2 as pb, referee_pb2_grpc as rpc
 
 async def main():
     async with grpc.aio.insecure_channel(os.environ["KASSEN_ADDRESS"]) as channel:
         call = rpc.RefereeStub(channel).Play()
-        join = pb.Join(ticket=os.environ["KASSEN_TICKET"], bot_name="crasher")
+        join = pb.Join(ticket=seat_ticket(), bot_name="crasher")
         await call.write(pb.PlayRequest(join=join))
         seen = set()
         while True:

@@ -9,6 +9,10 @@
 //! KASSEN_ADDRESS=127.0.0.1:50051 KASSEN_TICKET=... [KASSEN_SEED=1] target/release/kassen-rust-example
 //! ```
 //!
+//! The ticket comes from the file named by `KASSEN_TICKET_FILE` if it is set (a bot the referee
+//! launches gets it that way: a pipe it can read once, so no other process finds the ticket in
+//! its environment), else from `KASSEN_TICKET` (for a bot started by hand).
+//!
 //! In ladder mode (`ladder.rs`) it keeps a `kassen.v1.Ladder/Seek` stream open and plays every
 //! match the ladder assigns it:
 //!
@@ -286,15 +290,22 @@ async fn main() -> ExitCode {
         Ok(Some(options)) => return ladder::run(options, seed).await,
         Ok(None) => {}
     }
-    let (Ok(address), Ok(ticket)) = (
-        std::env::var("KASSEN_ADDRESS"),
-        std::env::var("KASSEN_TICKET"),
-    ) else {
+    let Some(address) = std::env::var("KASSEN_ADDRESS")
+        .ok()
+        .filter(|a| !a.is_empty())
+    else {
         eprintln!(
-            "{BOT_NAME}: set KASSEN_ADDRESS (host:port) and KASSEN_TICKET, \
-             or use ladder mode (--ladder ADDRESS --token-file FILE)"
+            "{BOT_NAME}: set KASSEN_ADDRESS (host:port) and the seat's ticket \
+             (KASSEN_TICKET_FILE or KASSEN_TICKET), or use ladder mode (--ladder ADDRESS --token-file FILE)"
         );
         return ExitCode::from(2);
+    };
+    let ticket = match seat_ticket() {
+        Ok(ticket) => ticket,
+        Err(error) => {
+            eprintln!("{BOT_NAME}: {error}");
+            return ExitCode::from(2);
+        }
     };
     match play_match(&address, &ticket, seed).await {
         Outcome::Over => ExitCode::SUCCESS,
@@ -306,6 +317,32 @@ async fn main() -> ExitCode {
             eprintln!("{BOT_NAME}: stream lost again ({error}); giving up");
             ExitCode::from(1)
         }
+    }
+}
+
+/// The seat's ticket: from the file named by `KASSEN_TICKET_FILE` if it is set (read once: a
+/// launched bot's pipe holds nothing more afterwards), else from `KASSEN_TICKET`.
+fn seat_ticket() -> Result<String, String> {
+    if let Some(path) = std::env::var("KASSEN_TICKET_FILE")
+        .ok()
+        .filter(|p| !p.is_empty())
+    {
+        let text = std::fs::read_to_string(&path).map_err(|error| {
+            format!("cannot read the seat ticket from KASSEN_TICKET_FILE={path}: {error}")
+        })?;
+        let ticket = text.trim();
+        if ticket.is_empty() {
+            return Err(format!("KASSEN_TICKET_FILE={path} holds no seat ticket"));
+        }
+        return Ok(ticket.to_string());
+    }
+    match std::env::var("KASSEN_TICKET") {
+        Ok(ticket) if !ticket.trim().is_empty() => Ok(ticket.trim().to_string()),
+        _ => Err(
+            "no seat ticket: set KASSEN_TICKET_FILE (a file holding it; a bot the referee \
+                  launches has it) or KASSEN_TICKET"
+                .to_string(),
+        ),
     }
 }
 

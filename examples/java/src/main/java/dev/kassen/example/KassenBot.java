@@ -17,7 +17,11 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -31,8 +35,11 @@ import java.util.concurrent.TimeUnit;
  * otherwise answers at random, and rejoins once if its stream drops. If another connection takes
  * its seat over (a "displaced" notice) it stops without rejoining and exits with code 3.
  *
- * <p>Environment: KASSEN_ADDRESS (host:port, plaintext gRPC), KASSEN_TICKET (the seat ticket),
- * optional KASSEN_SEED (seeds the random choices, default 1).
+ * <p>Environment: KASSEN_ADDRESS (host:port, plaintext gRPC); the seat ticket, read from the
+ * file named by KASSEN_TICKET_FILE if it is set (a bot the referee launches gets it that way: a
+ * pipe it can read once, so no other process finds the ticket in its environment), else from
+ * KASSEN_TICKET (for a bot started by hand); optional KASSEN_SEED (seeds the random choices,
+ * default 1).
  *
  * <p>Ladder mode ({@link LadderMode}): {@code --ladder ADDRESS --token-file FILE [--matches N]
  * [--concurrency N]} (or KASSEN_LADDER_ADDRESS and KASSEN_TOKEN_FILE) keeps a Ladder/Seek stream
@@ -69,11 +76,19 @@ public final class KassenBot {
     }
 
     String address = System.getenv("KASSEN_ADDRESS");
-    String ticket = System.getenv("KASSEN_TICKET");
-    if (address == null || address.isEmpty() || ticket == null || ticket.isEmpty()) {
-      System.err.println("java-example: set KASSEN_ADDRESS and KASSEN_TICKET, or use ladder mode"
+    if (address == null || address.isEmpty()) {
+      System.err.println("java-example: set KASSEN_ADDRESS and the seat's ticket"
+          + " (KASSEN_TICKET_FILE or KASSEN_TICKET), or use ladder mode"
           + " (--ladder ADDRESS --token-file FILE)");
       System.exit(2);
+    }
+    String ticket;
+    try {
+      ticket = seatTicket();
+    } catch (IllegalStateException e) {
+      System.err.println("java-example: " + e.getMessage());
+      System.exit(2);
+      return;
     }
 
     ManagedChannel channel =
@@ -82,6 +97,37 @@ public final class KassenBot {
     int code = bot.play(RefereeGrpc.newStub(channel), ticket);
     channel.shutdownNow().awaitTermination(2, TimeUnit.SECONDS);
     System.exit(code);
+  }
+
+  /**
+   * The seat's ticket: from the file named by KASSEN_TICKET_FILE if it is set (read once: a
+   * launched bot's pipe holds nothing more afterwards), else from KASSEN_TICKET.
+   *
+   * @throws IllegalStateException with one line saying where it looked
+   */
+  static String seatTicket() {
+    String file = System.getenv("KASSEN_TICKET_FILE");
+    if (file != null && !file.isEmpty()) {
+      String text;
+      try {
+        text = Files.readString(Path.of(file), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        String reason = e instanceof NoSuchFileException ? "no such file" : e.getMessage();
+        throw new IllegalStateException(
+            "cannot read the seat ticket from KASSEN_TICKET_FILE=" + file + ": " + reason);
+      }
+      String ticket = text.strip();
+      if (ticket.isEmpty()) {
+        throw new IllegalStateException("KASSEN_TICKET_FILE=" + file + " holds no seat ticket");
+      }
+      return ticket;
+    }
+    String ticket = System.getenv("KASSEN_TICKET");
+    if (ticket == null || ticket.strip().isEmpty()) {
+      throw new IllegalStateException("no seat ticket: set KASSEN_TICKET_FILE (a file holding it;"
+          + " a bot the referee launches has it) or KASSEN_TICKET");
+    }
+    return ticket.strip();
   }
 
   /**
