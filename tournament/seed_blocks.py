@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from kassen.replay_files import reveal_in_replay
 from server.chance import derived_salt
 from server.match import Match
-from server.replay import reveal_in_file
 from tournament import storage
 from tournament.config import TournamentConfig
 
@@ -32,6 +32,8 @@ class SeedBlocks:
         self._left: dict[int, set[int]] = {}
         self._finished: dict[int, list[tuple[int, str | None]]] = {}
         self._live: dict[int, Match] = {}
+        #: Why each replay that could not be given its revealed seed failed (a full disk).
+        self.unrevealed: list[str] = []
         for m in matches:
             self._left.setdefault(m.seed, set())
             self._finished.setdefault(m.seed, [])
@@ -68,8 +70,14 @@ class SeedBlocks:
         if not self.secret:
             return
         for idx, path in self._finished.get(seed, []):
+            problem = ""
+            if path:  # whole or not at all (kassen.replay_files)
+                problem = reveal_in_replay(Path(path), seed, match_salt(self.config, idx))
             live = self._live.pop(idx, None)
             if live is not None:
-                live.reveal_seed()
-            elif path:
-                reveal_in_file(Path(path), seed, match_salt(self.config, idx))
+                try:  # GetReplay and GetMatch of the live referee (its file is revealed by now)
+                    live.reveal_seed()
+                except OSError as exc:
+                    problem = problem or exc.strerror or str(exc)
+            if problem:
+                self.unrevealed.append(problem)

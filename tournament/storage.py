@@ -139,6 +139,8 @@ class MatchRecord:
     duration_ms: float | None = None
     replay_path: str | None = None
     results: tuple[SeatRecord, ...] = ()
+    #: Not stored: why this match's replay file could not be written, as the runner met it.
+    replay_error: str = ""
 
     @property
     def ranking(self) -> list[str | tuple[str, ...]]:
@@ -220,6 +222,16 @@ def connect(url: str, create_folder: bool = False, create: bool = True) -> Engin
             cursor.close()
 
     try:
+        _open(engine, create)
+    except BaseException:
+        engine.dispose()  # the file closed: SQLite removes the -wal and -shm made on opening
+        raise
+    return engine
+
+
+def _open(engine: Engine, create: bool) -> None:
+    """Check the database (ours, readable) and create or migrate its tables."""
+    try:
         with engine.begin() as conn:
             if not create and not sa.inspect(conn).has_table("schema_version"):
                 raise StorageError(
@@ -238,7 +250,6 @@ def connect(url: str, create_folder: bool = False, create: bool = True) -> Engin
         raise StorageError(
             f"cannot open database {engine.url.render_as_string()}: {_first_line(exc)}"
         ) from None
-    return engine
 
 
 def _check_intact(conn: Connection) -> None:
