@@ -16,7 +16,8 @@ class WriteFailed(Exception):
     stderr naming the file and the cause, exit code 1. Files are written whole or not at all
     (``kassen/files.py``), so nothing half-written is left, and a previous version stays."""
 
-    def __init__(self, path: Path, reason: str) -> None:
+    def __init__(self, path: Path | str, reason: str) -> None:
+        """``path``: the file, or a database by its URL."""
         super().__init__(f"cannot write {path}: {reason}")
         self.path = path
         self.reason = reason

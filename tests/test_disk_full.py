@@ -1,22 +1,32 @@
 """A disk that fills up while a command writes its files: one line naming the file and the
 cause, exit code 1, nothing half-written, a previous version of the file left as it was, and
 the results in the database intact. Real processes on a real tiny file system
-(``tests/small_disk.py``); the database is kept on the ordinary disk with ``--db``."""
+(``tests/small_disk.py``); the database is kept on the ordinary disk with ``--db``, except in
+the last two tests, where it is the database that runs out of room."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import sqlite3
 import sys
 from pathlib import Path
 
+from server.replay import verify_file
 from tests.ladder.test_cli_ladder import start_ladder
 from tests.small_disk import SmallDisk, small_disk
+from tournament import storage
+from tournament.config import BotEntry, TournamentConfig
+from tournament.runner import play_builtin
+from tournament.schedule import round_robin
+from tournament.seed_blocks import SeedBlocks
 
 ROOT = Path(__file__).resolve().parents[1]
 KASSEN = (sys.executable, "-m", "kassen")
 NO_SPACE = "No space left on device"
 REPORTS = ["head_to_head.csv", "ladder.csv", "ladder.json", "report.html"]
+BOTS = (BotEntry("r", "builtin", "random"), BotEntry("g", "builtin", "greedy"))
 
 
 def environment() -> dict[str, str]:
@@ -236,3 +246,60 @@ def test_solo_reports_on_a_full_disk_are_all_or_none(tmp_path: Path) -> None:
         assert disk.files(output / solo) == [
             "ladder.csv", "ladder.json", "paired.csv", "report.html", "scores.csv"
         ]  # fmt: skip
+
+
+def test_a_database_on_a_full_disk_is_a_failure_that_leaves_no_file(tmp_path: Path) -> None:
+    with small_disk(tmp_path / "disk") as disk:
+        db = disk.mount / "k.sqlite"
+        disk.fill()
+        code, _, err = kassen(disk, *run_flags(db, tmp_path / "out"), cwd=tmp_path)
+        assert code == 1, err
+        assert the_error(err) == f"kassen: cannot write sqlite:///{db}: database or disk is full"
+        assert disk.files(disk.mount) == ["filler"], "no empty database left behind"
+
+
+def test_a_database_that_fills_its_disk_mid_run_keeps_what_it_stored(tmp_path: Path) -> None:
+    """Room for the schedule, not for every result: the run stops with one line, exit code 1,
+    and the matches stored before stay stored for ``resume``."""
+    with small_disk(tmp_path / "disk", size_kib=256) as disk:
+        db = disk.mount / "k.sqlite"
+        flags = run_flags(db, tmp_path / "out")
+        flags[flags.index("--games") + 1] = "200"
+        code, _, err = kassen(disk, *flags, "--no-replays", cwd=tmp_path)
+        assert code == 1, err
+        line = the_error(err)
+        assert line.startswith("kassen: cannot write the database: database or disk is full;")
+        tid = tournament_id(err)
+        assert f"Resume with: kassen tournament resume {tid} --db sqlite:///{db}" in line
+        for name in disk.files(disk.mount):  # a copy, to read it where the test runs
+            (tmp_path / name).write_bytes(disk.seen(disk.mount / name).read_bytes())
+        assert 0 < done_matches(tmp_path / "k.sqlite", tid) < 200
+
+
+def test_a_seed_revealed_on_a_full_disk_leaves_the_replay_as_it_was(tmp_path: Path) -> None:
+    """The runner writes a block's seed into its replays when the block is over: on a full
+    disk the replay keeps ``"seed": null``, whole, with no temporary beside it, the failure
+    is counted, and a resumed run reveals it once there is room."""
+    config = TournamentConfig(bots=BOTS, games_per_group=2).with_seed()
+    scheduled = round_robin(["r", "g"], 2, 2, config.base_seed)  # one block, two rotations
+    records = [storage.MatchRecord(m.idx, m.round, m.seed, m.seats, "pending") for m in scheduled]
+    blocks = SeedBlocks(config, records)
+    bots = {b.name: b for b in BOTS}
+    with small_disk(tmp_path / "disk") as disk:
+        replays = disk.seen(disk.mount / "replays")  # written from this process
+        done = []
+        for spec in scheduled:
+            record, _ = asyncio.run(play_builtin(config, bots, spec, replays, f"m{spec.idx}"))
+            assert record.replay_path is not None
+            done.append(record)
+        before = {p.name: p.read_bytes() for p in replays.iterdir()}
+        assert all(json.loads(text)["seed"] is None for text in before.values())
+        disk.fill()
+        for record in done:
+            blocks.finished(record.idx, record.seed, record.replay_path)
+        assert blocks.unrevealed == [NO_SPACE, NO_SPACE]
+        assert {p.name: p.read_bytes() for p in replays.iterdir()} == before
+        disk.free()
+        SeedBlocks(config, done)  # what resume does first
+        for path in replays.iterdir():
+            assert verify_file(path).commitment_checked

@@ -75,9 +75,20 @@ class SeedBlocks:
                 problem = reveal_in_replay(Path(path), seed, match_salt(self.config, idx))
             live = self._live.pop(idx, None)
             if live is not None:
-                try:  # GetReplay and GetMatch of the live referee (its file is revealed by now)
-                    live.reveal_seed()
-                except OSError as exc:
-                    problem = problem or exc.strerror or str(exc)
+                self._reveal_live(live, file_failed=bool(problem))
             if problem:
                 self.unrevealed.append(problem)
+
+    @staticmethod
+    def _reveal_live(match: Match, file_failed: bool) -> None:
+        """The seed in the live referee's GetReplay and GetMatch. Its file is revealed by now
+        (the referee then finds nothing to write); if that failed (a full disk), the referee is
+        not sent to write the file a second time, with a writer that would leave a temporary."""
+        path = match.result.replay_path if match.result is not None else ""
+        if file_failed and match.result is not None:
+            match.result.replay_path = ""
+        try:
+            match.reveal_seed()
+        finally:
+            if match.result is not None:
+                match.result.replay_path = path

@@ -7,19 +7,22 @@ longer parses while the command reads its input), holds no Kassen tables or a ne
 a URL that is malformed or whose driver is missing, a server that cannot be reached. A
 database that fails while the command works, after it has started (a match stored, a line
 printed), is a failure of the run (exit code 1, ``database_failures``): what was stored before
-stays stored.
+stays stored. So is a database without room to grow (a full disk), found when it is made or
+later: a failure, never a usage error, and a SQLite file the command was creating is removed.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kassen.errors import UsageError
+from kassen.errors import UsageError, WriteFailed
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -40,11 +43,29 @@ def open_database(
     if looking_for is not None and not storage.exists(url):
         wanted = f"{looking_for} " if looking_for else ""
         raise UsageError(f"no tournament {wanted}in {url} (there is no database there)")
-    with reading_database():
-        try:
+    new_file = None if storage.exists(url) else storage.sqlite_file(url)
+    try:
+        with reading_database():
             return storage.connect(url, create_folder=create_folder, create=looking_for is None)
-        except storage.StorageError as exc:  # damaged, not ours, unreachable, bad URL
-            raise UsageError(str(exc)) from None
+    except storage.DatabaseFull as exc:  # no room for the tables: a failure, not a usage error
+        _remove(new_file)
+        raise WriteFailed(exc.url, exc.reason) from None
+    except storage.StorageError as exc:  # damaged, not ours, unreachable, bad URL
+        _remove(new_file)
+        raise UsageError(str(exc)) from None
+    except BaseException:
+        _remove(new_file)
+        raise
+
+
+def _remove(new_file: Path | None) -> None:
+    """A SQLite file this command was creating when it failed, with its journals: nothing of
+    a failed start is left behind."""
+    if new_file is None:
+        return
+    for path in (new_file, *(Path(f"{new_file}{end}") for end in ("-wal", "-shm", "-journal"))):
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 @contextmanager
@@ -86,8 +107,11 @@ def database_failures(
             print(f"kassen: {exc}", file=sys.stderr)
         except sa_exc.DBAPIError as exc:
             reason = " ".join(str(storage.orig_of(exc)).split()) or type(exc).__name__
-            what = "is damaged" if storage.is_damage(exc) else "failed"
-            print(f"kassen: the database {what}: {reason}", file=sys.stderr)
+            if storage.is_full(exc):
+                print(f"kassen: cannot write the database: {reason}", file=sys.stderr)
+            else:
+                what = "is damaged" if storage.is_damage(exc) else "failed"
+                print(f"kassen: the database {what}: {reason}", file=sys.stderr)
         return FAILURE
 
     return guarded

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import exc as sa_exc
+
 from kassen.commands.database import (
     FAILURE,
     database_failures,
@@ -169,6 +171,16 @@ def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bo
         return 130
     except RayUnavailable as exc:
         print(f"kassen: {exc}; finished matches are stored. Resume with: {hint}", file=sys.stderr)
+        return FAILURE
+    except sa_exc.DBAPIError as exc:
+        if not storage.is_full(exc):
+            raise  # ``database_failures``
+        reason = " ".join(str(storage.orig_of(exc)).split())
+        print(
+            f"kassen: cannot write the database: {reason}; finished matches are stored. "
+            f"Resume with: {hint} once there is room",
+            file=sys.stderr,
+        )
         return FAILURE
     failed = f"cannot compute the ladder of {tournament_id} (its results are stored)"
     stored = stored_note(tournament_id, config.database)
