@@ -26,6 +26,7 @@ from games import get_game
 from games.policies import make_policy
 from games.policies.base import Budgeted, Policy
 from games.policies.ismcts_params import is_spec
+from kassen.errors import WriteFailed
 from kassen.replay_files import write_when_decided
 from server.clock import SeatClock
 from server.match import Match
@@ -141,9 +142,7 @@ async def play_builtin(
     started = time.perf_counter()
     result = await match.run()
     duration_ms = (time.perf_counter() - started) * 1000
-    return to_records(
-        spec, result, match.decisions, duration_ms, "".join(p.reason for p in problems[:1])
-    )
+    return to_records(spec, result, match.decisions, duration_ms, _first_reason(problems))
 
 
 def _worker(
@@ -240,7 +239,7 @@ class TournamentRunner:
         self._last_commit = time.monotonic()
         self.progress = Progress(total=0)
         #: Why each replay file of this run that could not be written, or given its revealed
-        #: seed, failed ("" where the referee wrote it and logged why): a full disk.
+        #: seed, failed (a full disk): the command reports them when the run is over.
         self.replay_problems: list[str] = []
         self.blocks = self._seed_blocks(storage.load_matches(engine, tournament_id))
 
@@ -331,9 +330,10 @@ class TournamentRunner:
 
     def _seed_blocks(self, known: Sequence[storage.MatchRecord]) -> SeedBlocks:
         """The seed blocks of ``known`` (revealing those a stopped run left finished)."""
-        self.blocks = SeedBlocks(self.config, known)
-        self._take_unrevealed()
-        return self.blocks
+        blocks = SeedBlocks(self.config, known)
+        self.replay_problems += blocks.unrevealed
+        blocks.unrevealed = []
+        return blocks
 
     def _take_unrevealed(self) -> None:
         self.replay_problems += self.blocks.unrevealed
@@ -453,9 +453,12 @@ async def play_on_referee(
     await asyncio.gather(*players, return_exceptions=True)
     assert match.result is not None
     duration_ms = (time.perf_counter() - started) * 1000
-    return to_records(
-        spec, match.result, match.decisions, duration_ms, "".join(p.reason for p in problems[:1])
-    )
+    return to_records(spec, match.result, match.decisions, duration_ms, _first_reason(problems))
+
+
+def _first_reason(problems: Sequence[WriteFailed]) -> str:
+    """Why a match's replay could not be written ("" when it was)."""
+    return problems[0].reason if problems else ""
 
 
 def schedule_rows(matches: Iterable[ScheduledMatch]) -> list[tuple[int, int, int, tuple[str, ...]]]:
