@@ -2,8 +2,10 @@
 
 Exit codes, the same for every command: 0 done; 1 a failure (a replay that does not verify,
 a bot that fails a check, a referee that refuses or cannot be reached, a ladder or an SPRT
-that cannot be computed); 2 a usage error (a bad argument, a file or tournament that does not
-exist: fix the command line and run it again); 130 interrupted. A usage error or a failure is
+that cannot be computed, a file that cannot be written for want of room, a database that
+fails while the command works); 2 a usage error (a bad argument, a file, database or
+tournament that does not exist or is not what the command reads, a damaged database among
+them: fix the command line and run it again); 130 interrupted. A usage error or a failure is
 one line on stderr; a missing command lists the commands.
 
 The parsers are built from light modules (no gRPC, SQLAlchemy, numpy or SDK at import time),
@@ -13,12 +15,14 @@ so ``kassen --help`` is quick; each command imports what it needs when it runs.
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from kassen.commands import bot, demo, match, play, replay, serve, tournament
-from kassen.errors import NumericalError, UsageError
+from kassen.errors import NumericalError, UsageError, WriteFailed
 
 OK = 0
 FAILURE = 1
@@ -26,6 +30,8 @@ USAGE_ERROR = 2
 INTERRUPTED = 130
 
 COMMANDS = (demo, play, match, serve, bot, replay, tournament)
+#: A write refused for want of room: a failure in one line, wherever a command meets it.
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 
 
 class MissingCommand(UsageError):
@@ -94,18 +100,42 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return int(args.run(args))
+        code = int(args.run(args))
+        sys.stdout.flush()  # output sent to a file on a full disk fails here, not at exit
+        return code
     except MissingCommand as exc:
         print(exc.listing(), file=sys.stderr)
         return USAGE_ERROR
     except UsageError as exc:
         print(f"kassen: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
-    except NumericalError as exc:
+    except (NumericalError, WriteFailed) as exc:
         print(f"kassen: {exc}", file=sys.stderr)
         return FAILURE
     except BrokenPipeError:  # output piped into `head` and closed: not an error of ours
         sys.stderr.close()
         return OK
+    except OSError as exc:
+        if exc.errno not in DISK_FULL:
+            raise
+        print(f"kassen: cannot write {_where(exc)}: {exc.strerror}", file=sys.stderr)
+        _drop_output()
+        return FAILURE
     except KeyboardInterrupt:
         return INTERRUPTED
+
+
+def _where(exc: OSError) -> str:
+    """The file a refused write was for, or the command's output (stdout sent to a file)."""
+    return str(exc.filename) if exc.filename else "the output"
+
+
+def _drop_output() -> None:
+    """Discard what stdout still holds, so Python's flush at exit does not fail a second time
+    with a traceback of its own."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass

@@ -8,6 +8,7 @@ A problem is a ``ConfigError`` with a one-line message.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import importlib.util
 import shlex
@@ -24,6 +25,7 @@ from games.policies.ismcts_params import NAME as ISMCTS
 from games.policies.ismcts_params import BadParams, from_mapping, is_spec
 from games.policies.registry import canonical, is_builtin
 from kassen import __version__
+from kassen.errors import WriteFailed
 from server.bot_box import DEFAULT_LIMITS, BoxLimits
 from server.chance import draw_seed
 from server.launch import can_start
@@ -489,6 +491,8 @@ def check_output(output: Path) -> None:
     try:
         tempfile.TemporaryDirectory(dir=place, prefix=".kassen-probe-").cleanup()
     except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):  # no room: a failure, not a usage error
+            raise WriteFailed.of(output, exc) from None
         raise ConfigError(f"output {output}: cannot write in {place}: {exc.strerror}") from None
 
 

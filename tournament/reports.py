@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from sqlalchemy.engine import Engine
 
+from kassen.files import replace_files
 from tournament import storage
 from tournament.options import describe_options, options_note
 from tournament.ratings import EloTracker, Ladder, Placing, fit_ladder, pairwise_outcomes
@@ -231,23 +232,29 @@ def ladder_csv(engine: Engine, tournament_id: str, ci: str | None = None) -> str
 
 
 def write_reports(engine: Engine, tournament_id: str, folder: Path) -> Path:
-    """ladder.json, ladder.csv, head_to_head.csv and report.html in ``folder``."""
+    """ladder.json, ladder.csv, head_to_head.csv and report.html in ``folder``, all or none:
+    a file that cannot be written (a full disk) is a ``WriteFailed`` and the reports already
+    there stay as they were (``kassen.files.replace_files``)."""
     if is_solo(engine, tournament_id):
         from tournament.solo_report import write_solo_reports
 
         return write_solo_reports(
             engine, tournament_id, folder, public_facts(_row(engine, tournament_id))
         )
-    folder.mkdir(parents=True, exist_ok=True)
     summary = summarize(engine, tournament_id)
-    (folder / "ladder.json").write_text(ladder_json(engine, tournament_id))
-    (folder / "ladder.csv").write_text(ladder_csv(engine, tournament_id))
-    with (folder / "head_to_head.csv").open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["bot", "opponent", "score", "games", "score_fraction"])
-        for (a, b), (s, g) in sorted(summary.head_to_head.items()):
-            writer.writerow([a, b, s, g, round(s / g, 4) if g else ""])
-    (folder / "report.html").write_text(html_report(summary, tournament_id))
+    head_to_head = io.StringIO()
+    writer = csv.writer(head_to_head)
+    writer.writerow(["bot", "opponent", "score", "games", "score_fraction"])
+    for (a, b), (s, g) in sorted(summary.head_to_head.items()):
+        writer.writerow([a, b, s, g, round(s / g, 4) if g else ""])
+    replace_files(
+        {
+            folder / "ladder.json": ladder_json(engine, tournament_id),
+            folder / "ladder.csv": ladder_csv(engine, tournament_id),
+            folder / "head_to_head.csv": head_to_head.getvalue(),
+            folder / "report.html": html_report(summary, tournament_id),
+        }
+    )
     return folder
 
 

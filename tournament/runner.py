@@ -26,6 +26,8 @@ from games import get_game
 from games.policies import make_policy
 from games.policies.base import Budgeted, Policy
 from games.policies.ismcts_params import is_spec
+from kassen.errors import WriteFailed
+from kassen.replay_files import write_when_decided
 from server.clock import SeatClock
 from server.match import Match
 from server.referee import CommandBot, LocalBot, Referee
@@ -77,8 +79,13 @@ def match_settings(config: TournamentConfig, spec: ScheduledMatch) -> MatchSetti
 
 
 def to_records(
-    spec: ScheduledMatch, result: MatchResult, decisions: int, duration_ms: float
+    spec: ScheduledMatch,
+    result: MatchResult,
+    decisions: int,
+    duration_ms: float,
+    replay_error: str = "",
 ) -> Finished:
+    """The records of a finished match; ``replay_error``: why its replay is missing."""
     seats = [
         storage.SeatRecord(
             seat=r.seat,
@@ -103,6 +110,7 @@ def to_records(
         duration_ms=duration_ms,
         replay_path=result.replay_path or None,
         results=tuple(seats),
+        replay_error=replay_error,
     )
     return record, seats
 
@@ -117,7 +125,8 @@ async def play_builtin(
     replay_dir: Path | None,
     match_id: str,
 ) -> Finished:
-    """One match of built-in policies on an in-process referee (no network)."""
+    """One match of built-in policies on an in-process referee (no network); its replay is
+    written whole or not at all (``kassen.replay_files``)."""
     settings = match_settings(config, spec)
     seats: list[Seat] = [
         LocalSeat(
@@ -128,10 +137,12 @@ async def play_builtin(
         )
         for i, name in enumerate(spec.seats)
     ]
-    match = Match(match_id, get_game(config.game), settings, seats, replay_dir)
+    match = Match(match_id, get_game(config.game), settings, seats)
+    problems = write_when_decided(match, replay_dir) if replay_dir is not None else []
     started = time.perf_counter()
     result = await match.run()
-    return to_records(spec, result, match.decisions, (time.perf_counter() - started) * 1000)
+    duration_ms = (time.perf_counter() - started) * 1000
+    return to_records(spec, result, match.decisions, duration_ms, _first_reason(problems))
 
 
 def _worker(
@@ -181,12 +192,12 @@ def _grpc_worker(
     directory = Path(replay_dir) if replay_dir else None
 
     async def run_all() -> list[Finished]:
-        async with running_server("127.0.0.1:0", replay_dir=directory) as referee:
+        async with running_server("127.0.0.1:0") as referee:
             gate = asyncio.Semaphore(2)
 
             async def one(spec: ScheduledMatch) -> Finished:
                 async with gate:
-                    return await play_on_referee(referee, config, bots, spec)
+                    return await play_on_referee(referee, config, bots, spec, replay_dir=directory)
 
             return list(await asyncio.gather(*(one(spec) for spec in batch)))
 
@@ -227,7 +238,10 @@ class TournamentRunner:
         self._buffer: list[Finished] = []
         self._last_commit = time.monotonic()
         self.progress = Progress(total=0)
-        self.blocks = SeedBlocks(config, storage.load_matches(engine, tournament_id))
+        #: Why each replay file of this run that could not be written, or given its revealed
+        #: seed, failed (a full disk): the command reports them when the run is over.
+        self.replay_problems: list[str] = []
+        self.blocks = self._seed_blocks(storage.load_matches(engine, tournament_id))
 
     @property
     def builtin_only(self) -> bool:
@@ -235,6 +249,7 @@ class TournamentRunner:
 
     def run(self) -> None:
         """Play every match that is not done yet (all rounds, for Swiss), storing as it goes."""
+        storage.set_status(self.engine, self.id, "running")  # a resumed run is running again
         try:
             if self.config.format == "swiss":
                 self._run_swiss()
@@ -272,7 +287,7 @@ class TournamentRunner:
                     self.engine, self.id, [(m.idx, m.round, m.seed, m.seats) for m in new]
                 )
                 known = storage.load_matches(self.engine, self.id)
-                self.blocks = SeedBlocks(self.config, known)
+                self.blocks = self._seed_blocks(known)
             self._execute([m for m in known if m.round == round_number])
 
     def _execute(self, scheduled: Sequence[storage.MatchRecord]) -> None:
@@ -306,9 +321,23 @@ class TournamentRunner:
         if self._buffer:
             storage.record_results(self.engine, self.id, self._buffer)
             for record, _ in self._buffer:
+                if self.replay_dir is not None and not record.replay_path:
+                    self.replay_problems.append(record.replay_error)
                 self.blocks.finished(record.idx, record.seed, record.replay_path)
             self._buffer = []
+            self._take_unrevealed()
         self._last_commit = time.monotonic()
+
+    def _seed_blocks(self, known: Sequence[storage.MatchRecord]) -> SeedBlocks:
+        """The seed blocks of ``known`` (revealing those a stopped run left finished)."""
+        blocks = SeedBlocks(self.config, known)
+        self.replay_problems += blocks.unrevealed
+        blocks.unrevealed = []
+        return blocks
+
+    def _take_unrevealed(self) -> None:
+        self.replay_problems += self.blocks.unrevealed
+        self.blocks.unrevealed = []
 
     def _report(self) -> None:
         if self.on_progress is not None:
@@ -359,7 +388,7 @@ class TournamentRunner:
     async def _run_over_grpc(self, pending: list[ScheduledMatch]) -> None:
         from server.app import running_server
 
-        async with running_server("127.0.0.1:0", replay_dir=self.replay_dir) as referee:
+        async with running_server("127.0.0.1:0") as referee:
             gate = asyncio.Semaphore(self.config.concurrency)
 
             async def one(spec: ScheduledMatch) -> Finished:
@@ -368,7 +397,12 @@ class TournamentRunner:
 
                 async with gate:
                     return await play_on_referee(
-                        referee, self.config, self.bots, spec, on_created=held
+                        referee,
+                        self.config,
+                        self.bots,
+                        spec,
+                        on_created=held,
+                        replay_dir=self.replay_dir,
                     )
 
             for next_done in asyncio.as_completed([one(spec) for spec in pending]):
@@ -381,9 +415,11 @@ async def play_on_referee(
     bots: dict[str, BotEntry],
     spec: ScheduledMatch,
     on_created: Callable[[Match], None] | None = None,
+    replay_dir: Path | None = None,
 ) -> Finished:
     """One match on a running referee: built-in bots in-process, Python classes over gRPC in
-    this process, command lines launched as processes that connect back."""
+    this process, command lines launched as processes that connect back. ``replay_dir``: its
+    replay is written there, whole or not at all (``kassen.replay_files``)."""
     from client_sdk import play
     from client_sdk.loading import load_bot
 
@@ -404,6 +440,7 @@ async def play_on_referee(
             python[seat] = bot.target
     started = time.perf_counter()
     match, tickets = referee.create_match(match_settings(config, spec), local, commands)
+    problems = write_when_decided(match, replay_dir) if replay_dir is not None else []
     if on_created is not None:
         on_created(match)
     for seat, name in enumerate(spec.seats):
@@ -415,7 +452,13 @@ async def play_on_referee(
     await match.finished.wait()
     await asyncio.gather(*players, return_exceptions=True)
     assert match.result is not None
-    return to_records(spec, match.result, match.decisions, (time.perf_counter() - started) * 1000)
+    duration_ms = (time.perf_counter() - started) * 1000
+    return to_records(spec, match.result, match.decisions, duration_ms, _first_reason(problems))
+
+
+def _first_reason(problems: Sequence[WriteFailed]) -> str:
+    """Why a match's replay could not be written ("" when it was)."""
+    return problems[0].reason if problems else ""
 
 
 def schedule_rows(matches: Iterable[ScheduledMatch]) -> list[tuple[int, int, int, tuple[str, ...]]]:

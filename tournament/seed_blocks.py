@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from kassen.replay_files import reveal_in_replay
 from server.chance import derived_salt
 from server.match import Match
-from server.replay import reveal_in_file
 from tournament import storage
 from tournament.config import TournamentConfig
 
@@ -32,6 +32,8 @@ class SeedBlocks:
         self._left: dict[int, set[int]] = {}
         self._finished: dict[int, list[tuple[int, str | None]]] = {}
         self._live: dict[int, Match] = {}
+        #: Why each replay that could not be given its revealed seed failed (a full disk).
+        self.unrevealed: list[str] = []
         for m in matches:
             self._left.setdefault(m.seed, set())
             self._finished.setdefault(m.seed, [])
@@ -68,8 +70,25 @@ class SeedBlocks:
         if not self.secret:
             return
         for idx, path in self._finished.get(seed, []):
+            problem = ""
+            if path:  # whole or not at all (kassen.replay_files)
+                problem = reveal_in_replay(Path(path), seed, match_salt(self.config, idx))
             live = self._live.pop(idx, None)
             if live is not None:
-                live.reveal_seed()
-            elif path:
-                reveal_in_file(Path(path), seed, match_salt(self.config, idx))
+                self._reveal_live(live, file_failed=bool(problem))
+            if problem:
+                self.unrevealed.append(problem)
+
+    @staticmethod
+    def _reveal_live(match: Match, file_failed: bool) -> None:
+        """The seed in the live referee's GetReplay and GetMatch. Its file is revealed by now
+        (the referee then finds nothing to write); if that failed (a full disk), the referee is
+        not sent to write the file a second time, with a writer that would leave a temporary."""
+        path = match.result.replay_path if match.result is not None else ""
+        if file_failed and match.result is not None:
+            match.result.replay_path = ""
+        try:
+            match.reveal_seed()
+        finally:
+            if match.result is not None:
+                match.result.replay_path = path

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from sqlalchemy.engine import Engine
 
+from kassen.files import replace_files
 from tournament.options import describe_options, options_note
 from tournament.ratings.scores import MeanCI
 from tournament.solo import NO_ELO, NO_RANK, SoloSummary, StoredSolo, summarize_solo
@@ -180,22 +181,22 @@ def write_solo_reports(
     engine: Engine, tournament_id: str, folder: Path, public: dict[str, Any]
 ) -> Path:
     """ladder.json, ladder.csv, paired.csv, scores.csv (every counted game, by seed block:
-    the seeds themselves stay in the database) and report.html in ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
+    the seeds themselves stay in the database) and report.html in ``folder``, all or none
+    (``kassen.files.replace_files``)."""
     stored = summarize_solo(engine, tournament_id)
-    (folder / "ladder.json").write_text(solo_json(engine, tournament_id, public))
-    (folder / "ladder.csv").write_text(_csv(solo_rows(stored.summary), ["rank", "bot"]))
-    (folder / "paired.csv").write_text(_csv(paired_rows(stored.summary), ["bot", "opponent"]))
-    (folder / "scores.csv").write_text(
-        _csv(
-            [
-                {"block": g.block, "bot": g.bot, "score": g.score, "forfeited": g.forfeited}
-                for g in sorted(stored.games, key=lambda g: (g.block, g.bot))
-            ],
-            ["block", "bot", "score", "forfeited"],
-        )
+    scores = [
+        {"block": g.block, "bot": g.bot, "score": g.score, "forfeited": g.forfeited}
+        for g in sorted(stored.games, key=lambda g: (g.block, g.bot))
+    ]
+    replace_files(
+        {
+            folder / "ladder.json": solo_json(engine, tournament_id, public),
+            folder / "ladder.csv": _csv(solo_rows(stored.summary), ["rank", "bot"]),
+            folder / "paired.csv": _csv(paired_rows(stored.summary), ["bot", "opponent"]),
+            folder / "scores.csv": _csv(scores, ["block", "bot", "score", "forfeited"]),
+            folder / "report.html": solo_html(stored, tournament_id),
+        }
     )
-    (folder / "report.html").write_text(solo_html(stored, tournament_id))
     return folder
 
 

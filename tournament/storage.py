@@ -101,6 +101,40 @@ class DamagedDatabase(StorageError):
     A failure of the run (exit code 1), not of the command line."""
 
 
+class DatabaseFull(StorageError):
+    """The database cannot grow: its disk (or quota) is full. A failure (exit code 1)."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        super().__init__(f"cannot write database {url}: {reason}")
+        self.url = url
+        self.reason = reason
+
+
+#: SQLite's SQLITE_FULL and PostgreSQL's disk_full (SQLSTATE 53100).
+_SQLITE_FULL = 13
+_POSTGRES_DISK_FULL = "53100"
+
+
+def is_full(exc: BaseException) -> bool:
+    """True for a write the database refused for want of room."""
+    orig = orig_of(exc)
+    return (
+        getattr(orig, "sqlite_errorcode", None) == _SQLITE_FULL
+        or getattr(orig, "sqlstate", None) == _POSTGRES_DISK_FULL
+    )
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite database URL (None for a server or an in-memory database)."""
+    try:
+        parsed = sa.engine.make_url(with_driver(url))
+    except Exception:
+        return None
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
 def is_damage(exc: BaseException) -> bool:
     """True for SQLite's verdict on a file's content ("database disk image is malformed",
     "file is not a database", text that is not UTF-8), as opposed to one on its access
@@ -139,6 +173,8 @@ class MatchRecord:
     duration_ms: float | None = None
     replay_path: str | None = None
     results: tuple[SeatRecord, ...] = ()
+    #: Not stored: why this match's replay file could not be written, as the runner met it.
+    replay_error: str = ""
 
     @property
     def ranking(self) -> list[str | tuple[str, ...]]:
@@ -172,14 +208,9 @@ def _hide_password(url: str) -> str:
 
 def exists(url: str) -> bool:
     """False only for a SQLite file that is not there (a server database is assumed to exist:
-    connecting says if it does not)."""
-    try:
-        parsed = sa.engine.make_url(with_driver(url))
-    except Exception:
-        return True  # connect() reports the malformed URL
-    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
-        return True
-    return Path(parsed.database).is_file()
+    connecting says if it does not; a malformed URL is reported by ``connect``)."""
+    path = sqlite_file(url)
+    return path is None or path.is_file()
 
 
 def connect(url: str, create_folder: bool = False, create: bool = True) -> Engine:
@@ -220,6 +251,16 @@ def connect(url: str, create_folder: bool = False, create: bool = True) -> Engin
             cursor.close()
 
     try:
+        _open(engine, create)
+    except BaseException:
+        engine.dispose()  # the file closed: SQLite removes the -wal and -shm made on opening
+        raise
+    return engine
+
+
+def _open(engine: Engine, create: bool) -> None:
+    """Check the database (ours, readable) and create or migrate its tables."""
+    try:
         with engine.begin() as conn:
             if not create and not sa.inspect(conn).has_table("schema_version"):
                 raise StorageError(
@@ -231,6 +272,8 @@ def connect(url: str, create_folder: bool = False, create: bool = True) -> Engin
     except StorageError:
         raise
     except Exception as exc:
+        if is_full(exc):
+            raise DatabaseFull(engine.url.render_as_string(), _first_line(orig_of(exc))) from None
         if is_damage(exc):
             raise DamagedDatabase(
                 f"database {engine.url.render_as_string()} is damaged: {_first_line(orig_of(exc))}"
@@ -238,7 +281,6 @@ def connect(url: str, create_folder: bool = False, create: bool = True) -> Engin
         raise StorageError(
             f"cannot open database {engine.url.render_as_string()}: {_first_line(exc)}"
         ) from None
-    return engine
 
 
 def _check_intact(conn: Connection) -> None:

@@ -18,6 +18,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    from kassen.commands.database import database_failures
+
+    return database_failures(_run)(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from kassen.commands.tournament import execute, start
     from tournament.config import BotEntry, TournamentConfig, validate
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from kassen.commands.credentials import add_token_flag, admin_token
 from kassen.commands.monitoring import add_load_report_flag, load_report_s
-from kassen.errors import UsageError
+from kassen.errors import UsageError, WriteFailed
+from kassen.files import new_private_file
 
 DEFAULT_LADDER_DATABASE = "sqlite:///runs/ladder.sqlite"
 DEFAULT_GRPC = "127.0.0.1:50061"
@@ -133,24 +134,27 @@ def run_register(args: argparse.Namespace) -> int:
         player_counts=counts,
         description=args.description,
     )
-    with grpc.insecure_channel(args.address) as channel:
+    # The room for the token is taken on the disk before the ladder issues it (it is shown
+    # once): a full disk refuses the registration here, not after it.
+    with new_private_file(args.token_file) as token_file:
+        with grpc.insecure_channel(args.address) as channel:
+            try:
+                answer = lrpc.LadderStub(channel).RegisterBot(request, timeout=30)
+            except grpc.RpcError as exc:
+                code = exc.code().name if hasattr(exc, "code") else "ERROR"
+                details = exc.details() if hasattr(exc, "details") else str(exc)
+                print(
+                    f"kassen: ladder refused the registration ({code}): {details}",
+                    file=sys.stderr,
+                )
+                return 1
         try:
-            answer = lrpc.LadderStub(channel).RegisterBot(request, timeout=30)
-        except grpc.RpcError as exc:
-            code = exc.code().name if hasattr(exc, "code") else "ERROR"
-            details = exc.details() if hasattr(exc, "details") else str(exc)
-            print(f"kassen: ladder refused the registration ({code}): {details}", file=sys.stderr)
-            return 1
-    _write_secret(args.token_file, answer.token)
+            token_file.fill(answer.token + "\n")
+        except WriteFailed as exc:
+            raise WriteFailed(
+                exc.path,
+                f"{exc.reason}; {args.name} is registered as bot {answer.bot_id} but its token, "
+                "shown only once, is lost: register the bot under another name",
+            ) from None
     print(f"registered {args.name} as bot {answer.bot_id}; token saved in {args.token_file}")
     return 0
-
-
-def _write_secret(path: Path, secret: str) -> None:
-    """Create ``path`` readable by its owner only, holding ``secret`` (never overwrite)."""
-    try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except OSError as exc:
-        raise UsageError(f"--token-file {path}: {exc.strerror or exc}") from None
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        handle.write(secret + "\n")

@@ -19,15 +19,12 @@ from tournament.ladder_service.service import LadderService, LadderSettings
 async def serve(
     args: argparse.Namespace, settings: LadderSettings, server_settings: ServerSettings
 ) -> None:
+    from kassen.commands.database import open_database
     from server.app import AddressInUse, Unprotected
     from tournament.ladder_service.app import running_ladder
-    from tournament.storage import StorageError, connect
 
     configure(args.log_level)
-    try:
-        engine = connect(args.db, create_folder=True)
-    except StorageError as exc:
-        raise UsageError(f"--db: {exc}") from None
+    engine = open_database(args.db, create_folder=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sign in (signal.SIGINT, signal.SIGTERM):

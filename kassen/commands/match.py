@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -209,6 +210,7 @@ async def _run(
 
     from client_sdk import Bot, open_channel, play
     from kassen.commands.match_output import print_header, print_result, print_watch
+    from kassen.replay_files import write_when_decided
     from kassen.v1 import referee_pb2_grpc as rpc
     from server.app import running_server
     from server.chance import draw_seed
@@ -222,9 +224,10 @@ async def _run(
         failure_policy=request.failure_policy,
         max_decisions=request.max_decisions,
     )
-    async with running_server("127.0.0.1:0", replay_dir=replays) as referee:
+    async with running_server("127.0.0.1:0") as referee:
         commands = {i: s for i, s in enumerate(seats) if isinstance(s, CommandBot)}
         match, tickets = referee.create_match(settings, commands=commands)
+        unwritten = write_when_decided(match, replays)  # whole or not at all, before MatchOver
         setup = match.setup_proto()
         print_header(request.title, request.config, setup, request.seed)
         async with open_channel(referee.address) as channel:
@@ -240,4 +243,11 @@ async def _run(
             if watcher is not None:
                 await asyncio.wait_for(watcher, 10 + match.settings.watch_delay_ms / 1000)
         summary = match.summary()
-    return 0 if print_result(summary, specs, setup.seed_commitment) else 1
+    verified = print_result(summary, specs, setup.seed_commitment)
+    if unwritten:  # the result above stands; only its replay is missing
+        sys.stdout.flush()
+        print(
+            f"kassen: {unwritten[0]} (the match was played: its result is above)", file=sys.stderr
+        )
+        return 1
+    return 0 if verified else 1

@@ -4,17 +4,21 @@
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import secrets
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import exc as sa_exc
 
-from kassen.errors import UsageError, numerical_failures
+from kassen.commands.database import (
+    FAILURE,
+    database_failures,
+    open_database,
+    reading_database,
+)
+from kassen.errors import UsageError, WriteFailed, numerical_failures
 from tournament import storage
 from tournament.config import (
     ConfigError,
@@ -65,51 +69,13 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
     return config.with_seed()
 
 
-#: The exit code of a failure (``kassen/cli.py``).
-FAILURE = 1
 #: Databases in these default places may have their folder created.
 DEFAULT_PLACES = {DEFAULT_DATABASE, "sqlite:///runs/demo.sqlite"}
 
 
-def _connect(url: str, looking_for: str | None = None) -> Any:
-    """Open the database. ``looking_for`` (a tournament, or "" for the latest): a SQLite file
-    that is not there is a usage error, never an empty database left behind."""
-    if looking_for is not None and not storage.exists(url):
-        wanted = f"{looking_for} " if looking_for else ""
-        raise UsageError(f"no tournament {wanted}in {url} (there is no database there)")
-    try:
-        return storage.connect(url, create_folder=url in DEFAULT_PLACES, create=looking_for is None)
-    except storage.DamagedDatabase:
-        raise  # a failure (exit 1, ``database_failures``), not a usage error
-    except storage.StorageError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def database_failures(
-    command: Callable[[argparse.Namespace], int],
-) -> Callable[[argparse.Namespace], int]:
-    """A command whose database fails while it runs (a damaged SQLite file, a server that
-    goes away) reports it as one line and exit code 1, not a traceback. Matches stored before
-    the failure stay stored."""
-
-    @functools.wraps(command)
-    def guarded(args: argparse.Namespace) -> int:
-        try:
-            return command(args)
-        except storage.DamagedDatabase as exc:
-            print(f"kassen: {exc}", file=sys.stderr)
-        except sa_exc.DBAPIError as exc:
-            reason = " ".join(str(storage.orig_of(exc)).split()) or type(exc).__name__
-            what = "is damaged" if storage.is_damage(exc) else "failed"
-            print(f"kassen: the database {what}: {reason}", file=sys.stderr)
-        return FAILURE
-
-    return guarded
-
-
 def start(config: TournamentConfig) -> tuple[Any, str]:
     """Create the tournament and its schedule in the database; returns (engine, id)."""
-    engine = _connect(config.database)
+    engine = open_database(config.database, create_folder=config.database in DEFAULT_PLACES)
     tournament_id = "t" + secrets.token_hex(4)
     names = [b.name for b in config.bots]
     if config.format == "round-robin":
@@ -128,26 +94,47 @@ def start(config: TournamentConfig) -> tuple[Any, str]:
         )
     else:
         scheduled = []  # Swiss rounds are paired as the results come in
-    storage.create_tournament(
-        engine,
-        tournament_id,
-        name=config.name,
-        game=config.game,
-        variant=config.variant,
-        players=config.players,
-        format=config.format,
-        base_seed=config.base_seed,
-        config=config.to_dict(),
-        bot_rows=[(b.name, b.spec, b.version_hash()) for b in config.bots],
-        scheduled=schedule_rows(scheduled),
-    )
+    with reading_database():  # damage met here: the database given, and nothing is stored
+        storage.create_tournament(
+            engine,
+            tournament_id,
+            name=config.name,
+            game=config.game,
+            variant=config.variant,
+            players=config.players,
+            format=config.format,
+            base_seed=config.base_seed,
+            config=config.to_dict(),
+            bot_rows=[(b.name, b.spec, b.version_hash()) for b in config.bots],
+            scheduled=schedule_rows(scheduled),
+        )
     return engine, tournament_id
+
+
+def _db_flag(database: str) -> str:
+    """`` --db URL``, or nothing for the default database."""
+    return "" if database == DEFAULT_DATABASE else f" --db {database}"
 
 
 def resume_command(tournament_id: str, database: str) -> str:
     """The command that resumes a tournament (naming its database unless it is the default)."""
-    db = "" if database == DEFAULT_DATABASE else f" --db {database}"
-    return f"kassen tournament resume {tournament_id}{db}"
+    return f"kassen tournament resume {tournament_id}{_db_flag(database)}"
+
+
+def stored_note(tournament_id: str, database: str) -> str:
+    """What a user can do when the files of a finished run could not be written."""
+    show = f"kassen ladder show --tournament {tournament_id}{_db_flag(database)}"
+    return (
+        f'the results are stored in {database} ("{show}" shows the ladder; '
+        f'"{resume_command(tournament_id, database)}" writes the reports once there is room)'
+    )
+
+
+def replays_note(problems: list[str], folder: Path) -> str:
+    """How many replay files could not be written, and why (the first reason met)."""
+    reason = next((p for p in problems if p), "reason not known")
+    files = "replay file" if len(problems) == 1 else "replay files"
+    return f"{len(problems)} {files} in {folder} could not be written: {reason}"
 
 
 def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bool) -> int:
@@ -158,8 +145,9 @@ def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bo
     configure("warning", json=False)  # the progress bar and the ladder say what happens
 
     # The stored schedule is read before the first line is printed: a row that cannot be
-    # read is then the only line (``database_failures``).
-    runner = TournamentRunner(engine, tournament_id, config, ray_address=config.ray or None)
+    # read is then the only line, a database the command cannot read (exit code 2).
+    with reading_database():
+        runner = TournamentRunner(engine, tournament_id, config, ray_address=config.ray or None)
     hint = resume_command(tournament_id, config.database)
     seats = "solo" if config.solo else f"{config.players} players"
     print(
@@ -184,11 +172,33 @@ def execute(engine: Any, tournament_id: str, config: TournamentConfig, quiet: bo
     except RayUnavailable as exc:
         print(f"kassen: {exc}; finished matches are stored. Resume with: {hint}", file=sys.stderr)
         return FAILURE
+    except sa_exc.DBAPIError as exc:
+        if not storage.is_full(exc):
+            raise  # ``database_failures``
+        reason = " ".join(str(storage.orig_of(exc)).split())
+        print(
+            f"kassen: cannot write the database: {reason}; finished matches are stored. "
+            f"Resume with: {hint} once there is room",
+            file=sys.stderr,
+        )
+        return FAILURE
     failed = f"cannot compute the ladder of {tournament_id} (its results are stored)"
-    with numerical_failures(failed):
-        folder = write_reports(engine, tournament_id, Path(config.output) / tournament_id)
-        print_ladder(engine, tournament_id)
+    stored = stored_note(tournament_id, config.database)
+    replays = runner.replay_dir or Path(config.output) / tournament_id / "replays"
+    try:
+        with numerical_failures(failed):
+            folder = write_reports(engine, tournament_id, Path(config.output) / tournament_id)
+            print_ladder(engine, tournament_id)
+    except WriteFailed as exc:
+        lost = (
+            f" ({replays_note(runner.replay_problems, replays)})" if runner.replay_problems else ""
+        )
+        print(f"kassen: {exc}{lost}; {stored}", file=sys.stderr)
+        return FAILURE
     print(f"reports: {folder}", file=sys.stderr)
+    if runner.replay_problems:
+        print(f"kassen: {replays_note(runner.replay_problems, replays)}", file=sys.stderr)
+        return FAILURE
     return 0
 
 
@@ -202,8 +212,9 @@ def run_tournament(args: argparse.Namespace) -> int:
 @database_failures
 def resume_tournament(args: argparse.Namespace) -> int:
     url = args.db or DEFAULT_DATABASE
-    engine = _connect(url, looking_for=args.id)
-    row = storage.load_tournament(engine, args.id)
+    engine = open_database(url, looking_for=args.id)
+    with reading_database():
+        row = storage.load_tournament(engine, args.id)
     if row is None:
         raise UsageError(f"no tournament {args.id!r} in {url}")
     config = TournamentConfig.from_dict(json.loads(row["config_json"])).with_overrides(
@@ -213,7 +224,6 @@ def resume_tournament(args: argparse.Namespace) -> int:
         validate(config)
     except ConfigError as exc:
         raise UsageError(f"cannot resume {args.id}: {exc}") from None
-    storage.set_status(engine, args.id, "running")
     return execute(engine, args.id, config, args.quiet)
 
 
@@ -221,15 +231,19 @@ def resume_tournament(args: argparse.Namespace) -> int:
 def show_ladder(args: argparse.Namespace) -> int:
     from tournament.reports import ladder_csv, ladder_json, print_ladder
 
-    engine = _connect(args.db, looking_for=args.tournament or "")
-    tournament_id = args.tournament or storage.latest_tournament(engine)
-    if tournament_id is None or storage.load_tournament(engine, tournament_id) is None:
-        raise UsageError(f"no tournament {args.tournament or ''} in {args.db}".replace("  ", " "))
-    with numerical_failures(f"cannot compute the ladder of {tournament_id}"):
-        if args.format == "table":
-            print_ladder(engine, tournament_id, ci=args.ci)
-        elif args.format == "json":
-            print(ladder_json(engine, tournament_id, ci=args.ci))
-        else:
-            print(ladder_csv(engine, tournament_id, ci=args.ci), end="")
+    engine = open_database(args.db, looking_for=args.tournament or "")
+    # Everything this command does is reading: a database it cannot read is a usage error.
+    with reading_database():
+        tournament_id = args.tournament or storage.latest_tournament(engine)
+        if tournament_id is None or storage.load_tournament(engine, tournament_id) is None:
+            raise UsageError(
+                f"no tournament {args.tournament or ''} in {args.db}".replace("  ", " ")
+            )
+        with numerical_failures(f"cannot compute the ladder of {tournament_id}"):
+            if args.format == "table":
+                print_ladder(engine, tournament_id, ci=args.ci)
+            elif args.format == "json":
+                print(ladder_json(engine, tournament_id, ci=args.ci))
+            else:
+                print(ladder_csv(engine, tournament_id, ci=args.ci), end="")
     return 0

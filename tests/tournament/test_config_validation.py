@@ -1,6 +1,7 @@
 """Tournament input is checked before anything runs (issue 15): each bad setting is one line
 on stderr naming it, exit code 2, no database and no output; a damaged database is one line
-and exit code 1 for every command that opens it, never a traceback.
+and exit code 2 for every command that opens it (a database the command cannot read), exit
+code 1 when it fails while a run stores its results, never a traceback.
 
 The command line runs in-process (``kassen.cli.main``: the same parsing, checks and exit
 codes as ``python -m kassen``) except where a real process is the point."""
@@ -291,7 +292,7 @@ def damaged(source: Path, target: Path, start: int, size: int, seed: int) -> Non
 
 
 @pytest.mark.parametrize("where", ["header", "middle"])
-def test_a_damaged_database_is_one_line_and_exit_1_for_every_command(
+def test_a_damaged_database_is_one_line_and_exit_2_for_every_command(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     finished: tuple[Path, str],
@@ -302,16 +303,21 @@ def test_a_damaged_database_is_one_line_and_exit_1_for_every_command(
     start, length = (0, 100) if where == "header" else (size // 4, size // 2)
     for command in commands(tmp_path / "k.sqlite", tournament_id):
         damaged(source, tmp_path / "k.sqlite", start, length, seed=1)
-        assert main(command) == 1, command
+        before = (tmp_path / "k.sqlite").read_bytes()
+        assert main(command) == 2, command
         line = one_line(capsys.readouterr().err)
         assert "damaged" in line, line
+        assert (tmp_path / "k.sqlite").read_bytes() == before, "nothing is written"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["k.sqlite"], command
 
 
 def test_random_damage_anywhere_never_gives_a_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], finished: tuple[Path, str]
 ) -> None:
     """Bytes changed at random places: a command either still works (the damage hit space
-    SQLite does not use) or fails with one line and exit code 1."""
+    SQLite does not use) or fails with one line: exit code 2 where the damage is found as the
+    command reads its input, 1 where ``resume`` finds it when it reads the results back for
+    its reports."""
     source, tournament_id = finished
     size = source.stat().st_size
     failures = 0
@@ -324,7 +330,7 @@ def test_random_damage_anywhere_never_gives_a_traceback(
             err = capsys.readouterr().err
             assert "Traceback" not in err
             if code != 0:
-                assert code == 1, err
+                assert code in (1, 2), err
                 one_line(err)
                 failures += 1
     assert failures > 0, "some of the damage must be noticed, or this test shows nothing"
@@ -338,7 +344,7 @@ def test_a_damaged_database_in_a_real_process(tmp_path: Path, finished: tuple[Pa
     shutil.copy(tmp_path / "k.sqlite", copy)
     for command in (["ladder", "show"], ["tournament", "resume", tournament_id, "--quiet"]):
         result = kassen(*command, "--db", f"sqlite:///{tmp_path / 'k.sqlite'}", cwd=tmp_path)
-        assert result.returncode == 1
+        assert result.returncode == 2
         assert "damaged" in one_line(result.stderr)
         assert copy.read_bytes() == (tmp_path / "k.sqlite").read_bytes(), "nothing is written"
 
@@ -351,10 +357,10 @@ def test_a_stored_row_that_no_longer_parses_is_damage(
     shutil.copy(source, tmp_path / "k.sqlite")
     with sqlite3.connect(tmp_path / "k.sqlite") as conn:
         conn.execute("UPDATE matches SET seats_json = '[\"a\x01' WHERE idx = 1")
-    assert main(["ladder", "show", "--db", f"sqlite:///{tmp_path / 'k.sqlite'}"]) == 1
+    assert main(["ladder", "show", "--db", f"sqlite:///{tmp_path / 'k.sqlite'}"]) == 2
     assert "the seating of match 1 is not readable" in one_line(capsys.readouterr().err)
     with sqlite3.connect(tmp_path / "k.sqlite") as conn:
         conn.execute("UPDATE tournaments SET config_json = '{\"na'")
     resume = ["tournament", "resume", tournament_id, "--db", f"sqlite:///{tmp_path / 'k.sqlite'}"]
-    assert main(resume) == 1
+    assert main(resume) == 2
     assert f"the configuration of tournament {tournament_id}" in one_line(capsys.readouterr().err)
