@@ -96,9 +96,15 @@ def write_replay(directory: Path, match: Match) -> Path:
 
 
 def _write_atomically(path: Path, record: dict[str, Any]) -> None:
+    """Whole or not at all: a write that fails (a full disk) leaves no temporary behind and
+    the previous file as it was."""
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(record, indent=1))
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(record, indent=1))
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def reveal_record(record: dict[str, Any], seed: int, salt: str) -> dict[str, Any]:
