@@ -80,6 +80,7 @@ def phase(
         "worst_second_p99_us": max(r["decision_p99_us"] for r in reports),
         "lag_p99_ms": statistics.median(r["lag_p99_ms"] for r in reports),
         "worst_stall_ms": max(r["lag_max_ms"] for r in reports),
+        "longest_gc_ms": max(max(r.get("gc_longest_ms") or [0.0]) for r in reports),
         "decisions_per_s": sum(r["decisions"] for r in reports) / max(1, len(reports)),
         "seats": reasons,
         "visitors": got,
@@ -126,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:9s} decision server time p99 {f['decision_p99_us']:.0f} us (median of "
             f"{f['seconds']} s; worst second {f['worst_second_p99_us']:.0f} us; target <= "
             f"{TARGET_P99_US} us and no failed seat: {mark}); loop lag p99 "
-            f"{f['lag_p99_ms']:.1f} ms, worst stall {f['worst_stall_ms']:.0f} ms; "
+            f"{f['lag_p99_ms']:.1f} ms, worst stall {f['worst_stall_ms']:.0f} ms (longest "
+            f"garbage collection {f['longest_gc_ms']:.0f} ms); "
             f"{f['decisions_per_s']:.0f} decisions/s; seats {f['seats']}; visitors "
             f"{f['visitors']}"
         )

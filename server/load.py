@@ -10,15 +10,18 @@ decision of every match. Two figures tell whether that happens:
   applying an answer), recorded by ``server.match`` into ``DECISION_TIMES``.
 
 ``LoadMonitor`` logs both every ``report_s`` seconds as one ``referee_load`` line (p50, p99
-and max) and warns at once (``loop_stalled``) when the loop was held longer than
-``STALL_WARN_S``. Both figures are kept in fixed-size histograms, so memory never grows.
+and max, and the longest garbage collection of each generation, a common cause of a stall)
+and warns at once (``loop_stalled``) when the loop was held longer than ``STALL_WARN_S``.
+The figures are kept in fixed-size histograms, so memory never grows.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import math
+import time
 from collections.abc import AsyncIterator
 
 import structlog
@@ -76,18 +79,47 @@ class Histogram:
 DECISION_TIMES = Histogram()
 
 
+class GcPauses:
+    """The longest garbage collection of each generation since the last report (a full
+    collection of a large heap is a pause of the whole loop)."""
+
+    def __init__(self) -> None:
+        self.longest = [0.0, 0.0, 0.0]
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            generation = info.get("generation", 2)
+            took = time.perf_counter() - self._began
+            self.longest[generation] = max(self.longest[generation], took)
+
+    def take(self) -> list[float]:
+        found, self.longest = self.longest, [0.0, 0.0, 0.0]
+        return found
+
+
 class LoadMonitor:
     """Samples the loop's lag; every ``report_s`` logs it with the decisions' server time."""
 
     def __init__(self, report_s: float) -> None:
         self.report_s = report_s
         self.lag = Histogram()
+        self.gc = GcPauses()
         self._last_warning = -math.inf
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
         next_report = loop.time() + self.report_s
         DECISION_TIMES.take()  # what happened before this monitor started is not its window
+        gc.callbacks.append(self.gc)
+        try:
+            await self._sample(loop, next_report)
+        finally:
+            gc.callbacks.remove(self.gc)
+
+    async def _sample(self, loop: asyncio.AbstractEventLoop, next_report: float) -> None:
         while True:
             asked = loop.time()
             await asyncio.sleep(SAMPLE_S)
@@ -103,6 +135,7 @@ class LoadMonitor:
 
     def report(self) -> None:
         lag, decisions = self.lag.take(), DECISION_TIMES.take()
+        gc_ms = [round(s * 1000, 1) for s in self.gc.take()]
         log.info(
             "referee_load",
             window_s=self.report_s,
@@ -113,6 +146,7 @@ class LoadMonitor:
             decision_p50_us=decisions.percentile(0.5),
             decision_p99_us=decisions.percentile(0.99),
             decision_max_us=decisions.largest,
+            gc_longest_ms=gc_ms,
         )
 
 
