@@ -545,6 +545,9 @@ class LadderService:
         pool = self.pools[running.pool]
         if rated:
             self._rate(pool, outcomes)
+            self._unfrozen += 1
+            if self._unfrozen >= FREEZE_EVERY:
+                self._freeze()
             await pool.refitter.refit()
         for outcome in outcomes:
             seeker = self.seekers.get(outcome.bot_id)
@@ -606,9 +609,6 @@ class LadderService:
         self._unfrozen = 0
 
     def _rate(self, pool: Pool, outcomes: Sequence[SeatOutcome]) -> None:
-        self._unfrozen += 1
-        if self._unfrozen >= FREEZE_EVERY:
-            self._freeze()
         if pool.key.players == 1:
             for outcome in outcomes:
                 pool.log.add_score(outcome.bot_id, outcome.score)
