@@ -25,7 +25,6 @@ from server.forwarding import (
     add_owner_service,
     add_routing_service,
 )
-from server.load import monitoring
 from server.referee import Referee
 from server.service import RefereeService, add_referee_service
 from server.settings import ServerSettings
@@ -147,8 +146,7 @@ async def running_server(
         await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
         await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
     try:
-        async with monitoring(settings.load_report_s):
-            yield referee
+        yield referee
     finally:
         await referee.shutdown()
         await asyncio.gather(*(each.stop(grace=1.0) for each in servers))

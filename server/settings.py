@@ -105,5 +105,6 @@ class ServerSettings:
     #: A secret of a trusted relay (the ladder's web page), which holds one Watch per match
     #: for many viewers: its calls are not counted against the per-caller watcher limit.
     relay_token: str | None = None
-    #: Seconds between ``referee_load`` log lines (``server.load``); 0: none.
+    #: Seconds between ``referee_load`` log lines (``server.load``; the commands that serve
+    #: start the monitor once they serve); 0: none.
     load_report_s: float = 0.0

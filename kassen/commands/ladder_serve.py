@@ -21,6 +21,7 @@ async def serve(
 ) -> None:
     from kassen.commands.database import open_database
     from server.app import AddressInUse, Unprotected
+    from server.load import monitoring
     from tournament.ladder_service.app import running_ladder
 
     configure(args.log_level)
@@ -33,6 +34,7 @@ async def serve(
         async with (
             running_ladder(engine, settings, args.address, server_settings) as service,
             _web(service, args.web, args.log_level) as web_address,
+            monitoring(server_settings.load_report_s),  # once started: matches come now
         ):
             pools = ", ".join(key.label for key in settings.pools)
             page = f"http://{web_address}" if web_address else "no web page"

@@ -280,6 +280,7 @@ async def _serve(
     import structlog
 
     from server.app import running_server
+    from server.load import monitoring
     from server.store import shown
 
     stop = asyncio.Event()
@@ -287,9 +288,12 @@ async def _serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     log = structlog.get_logger("kassen")
-    async with running_server(
-        address, replay_dir=replays, settings=settings, store=store, worker=worker
-    ) as referee:
+    async with (
+        running_server(
+            address, replay_dir=replays, settings=settings, store=store, worker=worker
+        ) as referee,
+        monitoring(settings.load_report_s),
+    ):
         if worker is not None:
             _watch_parent(loop, stop)
             log.debug("worker_serving", worker=worker.index, address=referee.address)
