@@ -372,7 +372,7 @@ class Phase:
     def line(self) -> str:
         per = (self.rss_peak - self.rss_before) * 1024 / self.watchers if self.watchers else 0.0
         return (
-            f"{self.watchers:5d} watchers: other match {self.rate_without:6.0f} -> "
+            f"{self.watchers:5d} watchers: other matches {self.rate_without:6.0f} -> "
             f"{self.rate_with:6.0f} decisions/s ({self.rate_with / self.rate_without:.2f}); "
             f"joined in {self.join_s:.1f} s, longest pause {self.longest_pause_joining_s * 1000:.0f}"
             f" ms; RSS {self.rss_before:.0f} -> peak {self.rss_peak:.0f} ({per:.0f} KB each)"

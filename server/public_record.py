@@ -7,9 +7,9 @@ spectator delay. The record is made when the first spectator of a match comes an
 - each decision's public events, encoded once (``chunks``: already the bytes of
   ``WatchResponse.events`` entries, so a message is a join of them);
 - one *lane* per total delay that someone watches with. A lane owns one shadow game and
-  publishes, at most once per ``publication_interval()``, its position and the public observation there
-  (encoded once); every spectator of the lane is a cursor into ``chunks``, sent what it has
-  not seen yet plus that observation.
+  publishes, at most once per ``publication_interval()``, its position and the public
+  observation there (encoded once); every spectator of the lane is a cursor into ``chunks``,
+  sent what it has not seen yet plus that observation.
 
 A spectator's extra delay is rounded up to one of ``EXTRA_DELAYS_MS`` (never down: nobody sees
 sooner than asked), so a match has at most that many lanes whatever its spectators ask. The
@@ -28,7 +28,7 @@ import bisect
 import contextlib
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import structlog
 
@@ -51,8 +51,8 @@ SLICE_S = 0.002
 COALESCE_S = 0.1
 #: Messages a second that all the spectators of a process are sent together, at most (their
 #: first messages aside): with more than ``MESSAGES_PER_S * COALESCE_S`` spectators the lanes
-#: publish less often, so that spectators never take more than about a tenth of the loop (a
-#: message costs it about 50 us; docs/performance.md, "Spectators").
+#: publish less often, so that spectators never take more than about an eighth of a core (a
+#: message costs about 60 us of CPU; docs/performance.md, "Spectators").
 MESSAGES_PER_S = 2_000
 #: The extra delays a spectator gets: what it asks for, rounded up to the next of these.
 EXTRA_DELAYS_MS = (
@@ -72,16 +72,12 @@ EXTRA_DELAYS_MS = (
     MAX_WATCH_DELAY_MS,
 )
 #: Field numbers of ``WatchResponse`` (kassen/v1/referee.proto).
-_EVENTS, _OBSERVATION, _MATCH_OVER = 1, 2, 3
-
-
-#: Spectators of every match of this process (the lanes' publication interval grows with it).
-_watching = 0
+_EVENTS, _OBSERVATION = 1, 2
 
 
 def publication_interval() -> float:
     """The least time between two publications of a lane, for the spectators there are now."""
-    return max(COALESCE_S, _watching / MESSAGES_PER_S)
+    return max(COALESCE_S, PublicRecord.spectators / MESSAGES_PER_S)
 
 
 def lane_delay_ms(extra_ms: int) -> int:
@@ -110,6 +106,9 @@ def match_over_message(match: Match) -> bytes:
 class PublicRecord:
     """What the spectators of one match share (see the module's docstring)."""
 
+    #: Spectators of every match of this process (the publication interval grows with it).
+    spectators: ClassVar[int] = 0
+
     def __init__(self, match: Match) -> None:
         self.match = match
         #: The public setup events, encoded (set by the first lane, from its initial position).
@@ -134,16 +133,14 @@ class PublicRecord:
         if lane is None:
             lane = self.lanes[extra] = Lane(self, extra)
         lane.watchers += 1
-        global _watching
-        _watching += 1
+        PublicRecord.spectators += 1
         return lane
 
     def leave(self, lane: Lane) -> None:
         """A spectator of ``lane`` has gone."""
         lane.watchers -= 1
-        global _watching
-        _watching -= 1
-        if lane.watchers == 0 and (lane.extra_ms != 0 or lane.ended):
+        PublicRecord.spectators -= 1
+        if lane.watchers == 0 and (lane.extra_ms != 0 or lane.ended or lane.failed is not None):
             self._drop(lane)
 
     def lane_ended(self, lane: Lane) -> None:
