@@ -9,7 +9,9 @@ spectator delay. The record is made when the first spectator of a match comes an
 - one *lane* per total delay that someone watches with. A lane owns one shadow game and
   publishes, at most once per ``publication_interval()``, its position and the public
   observation there (encoded once); every spectator of the lane is a cursor into ``chunks``,
-  sent what it has not seen yet plus that observation.
+  sent what it has not seen yet plus that observation. A newcomer's first message is the
+  whole history up to now − delay: the lane is advanced that far for it (without publishing,
+  so the others keep their pace).
 
 A spectator's extra delay is rounded up to one of ``EXTRA_DELAYS_MS`` (never down: nobody sees
 sooner than asked), so a match has at most that many lanes whatever its spectators ask. The
@@ -194,10 +196,17 @@ class Lane:
         self.ended = False
         self.failed: BaseException | None = None
         self._changed = asyncio.Event()
-        #: Messages already joined for the current publication: the first message, and the
-        #: update from the previous publication (what spectators in step are sent).
+        #: The update from the previous publication to the current one, joined once (what
+        #: every spectator in step is sent).
         self._messages: dict[int, bytes] = {}
         self._previous = 0
+        #: The shadow and its view's encoder (set when the lane starts); one advance at a time
+        #: (the lane's own, or a newcomer's catch-up to now).
+        self._shadow: GameState | None = None
+        self._encoder = wire.ObservationEncoder(match.game.name, pb.Observation())
+        self._advancing = asyncio.Lock()
+        #: A newcomer's first message, for the position it was built at.
+        self._first: tuple[int, bytes] = (-1, b"")
         self._task: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(
             self._run(), name=f"spectators-{match.id}-{extra_ms}"
         )
@@ -207,6 +216,8 @@ class Lane:
             self._task.cancel()
             self._task = None
         self._messages.clear()
+        self._first = (-1, b"")
+        self._shadow = None
 
     async def wait_beyond(self, version: int) -> None:
         """Until a publication later than ``version`` (or the lane failed)."""
@@ -215,22 +226,43 @@ class Lane:
         if self.failed is not None:
             raise RuntimeError("the spectators' replay failed") from self.failed
 
-    def message(self, sent: int | None) -> bytes:
-        """The message for a spectator that has been sent the first ``sent`` decisions'
-        events (None: nothing yet, so the setup and the whole history up to now)."""
-        key = -1 if sent is None else sent
-        found = self._messages.get(key)
+    async def first_message(self) -> tuple[int, bytes]:
+        """A newcomer's first message: the setup, the whole public history up to now − delay
+        and the public view there (the lane is advanced that far first, in slices), with the
+        number of decisions it shows. Newcomers at the same position share one message."""
+        await self.wait_beyond(0)  # the lane has started: its shadow and setup exist
+        async with self._advancing:
+            shadow = self._shadow
+            assert shadow is not None
+            await self._advance(shadow, self._due())
+            position = self.applied
+            if self._first[0] != position:
+                self._encoder.encode(shadow.observe(None))
+                view = self._encoder.target.SerializeToString()
+                history = b"".join(self.record.chunks[:position])
+                self._first = (
+                    position,
+                    (self.record.setup or b"")
+                    + history
+                    + assemble.length_delimited(_OBSERVATION, view),
+                )
+            return self._first
+
+    def message(self, sent: int) -> bytes:
+        """The update for a spectator that has been sent the events of the first ``sent``
+        decisions: the events since, and the view at the current publication."""
+        found = self._messages.get(sent)
         if found is not None:
             return found
-        chunks = self.record.chunks
-        if sent is None:
-            events = (self.record.setup or b"") + b"".join(chunks[: self.published])
-        else:
-            events = b"".join(chunks[sent : self.published])
-        found = events + self.observation
-        if key in (-1, self._previous):  # shared by every spectator in step: joined once
-            self._messages[key] = found
+        found = b"".join(self.record.chunks[sent : self.published]) + self.observation
+        if sent == self._previous:  # shared by every spectator in step: joined once
+            self._messages[sent] = found
         return found
+
+    def _due(self) -> int:
+        """How many of the match's decisions are as old as the lane's delay."""
+        times = self.record.match.decided_at
+        return bisect.bisect_right(times, time.monotonic() - self.delay_s, lo=self.applied)
 
     async def _run(self) -> None:
         try:
@@ -245,17 +277,15 @@ class Lane:
     async def _follow(self) -> None:
         """Advance the shadow as decisions come of age; publish at most once an interval."""
         record, match = self.record, self.record.match
-        shadow = match.initial_state()
+        shadow = self._shadow = match.initial_state()
         record.start_from(shadow)
-        encoder = wire.ObservationEncoder(match.game.name, pb.Observation())
         last_published = -float("inf")
         while True:
-            times = match.decided_at
-            due = bisect.bisect_right(times, time.monotonic() - self.delay_s, lo=self.applied)
-            await self._advance(shadow, due)
+            async with self._advancing:
+                await self._advance(shadow, self._due())
             over = match.finished_at is not None and self.applied >= len(match.decided_at)
             looked = self.version == 0 or self.applied > self._examined or over
-            if looked and self._publish(shadow, encoder, over):
+            if looked and self._publish(shadow, over):
                 last_published = time.monotonic()
             if over:
                 self._task = None  # ends here: nothing to cancel
@@ -282,7 +312,8 @@ class Lane:
             await asyncio.wait_for(match.finished.wait(), seconds)
 
     async def _advance(self, shadow: GameState, due: int) -> None:
-        """Apply the match's decisions up to ``due``, yielding to the loop between slices."""
+        """Apply the match's decisions up to ``due``, yielding to the loop between slices
+        (the caller holds ``_advancing``)."""
         record, history = self.record, self.record.match.state.history
         deadline = time.perf_counter() + SLICE_S
         while self.applied < due:
@@ -295,12 +326,13 @@ class Lane:
                 history = record.match.state.history
                 deadline = time.perf_counter() + SLICE_S
 
-    def _publish(self, shadow: GameState, encoder: wire.ObservationEncoder, over: bool) -> bool:
+    def _publish(self, shadow: GameState, over: bool) -> bool:
         """Show the shadow's position to the lane's spectators, if they would see anything
         new (public events, a changed public view, the end). Whether it did."""
         self._examined = self.applied
-        encoder.encode(shadow.observe(None))
-        observation = assemble.length_delimited(_OBSERVATION, encoder.target.SerializeToString())
+        self._encoder.encode(shadow.observe(None))
+        view = self._encoder.target.SerializeToString()
+        observation = assemble.length_delimited(_OBSERVATION, view)
         news = any(self.record.chunks[self.published : self.applied])
         if not (self.version == 0 or over or news or observation != self.observation):
             return False  # the decisions since are shown with the next publication

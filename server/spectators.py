@@ -36,12 +36,12 @@ async def watch_bytes(match: Match, extra_delay_ms: int = 0) -> AsyncGenerator[b
     record = PublicRecord.of(match)
     lane = record.join(extra_delay_ms)
     try:
-        sent: int | None = None
-        seen = 0
+        sent, message = await lane.first_message()
+        seen = lane.version
+        yield message
+        del message
         while True:
-            await lane.wait_beyond(seen)
-            seen = lane.version
-            if sent is None or lane.published > sent:
+            if lane.published > sent:
                 message = lane.message(sent)
                 sent = lane.published
                 yield message
@@ -53,6 +53,8 @@ async def watch_bytes(match: Match, extra_delay_ms: int = 0) -> AsyncGenerator[b
                     await asyncio.sleep(wait)
                 yield match_over_message(match)
                 return
+            await lane.wait_beyond(seen)
+            seen = lane.version
     finally:
         record.leave(lane)
         return_freed_memory_soon()
