@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.memory import free_port, rss_mb  # noqa: E402
 from kassen.v1 import referee_pb2 as pb  # noqa: E402
 from kassen.v1 import referee_pb2_grpc as rpc  # noqa: E402
+from server.service import RELAY_HEADER  # noqa: E402
 
 WATCH = "/kassen.v1.Referee/Watch"
 #: Spectators per connection of a client process (the referee allows 1,000 streams each).
@@ -65,7 +66,6 @@ OPEN_LIMITS = (
     "--max-watchers-per-caller",
     "100000",
 )
-RELAY_HEADER = "x-kassen-relay"
 
 
 # ---------------------------------------------------------------------- the referee
