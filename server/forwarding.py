@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import os
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -296,22 +296,21 @@ class RoutingService:
             "GetReplay", pb.GetReplayRequest, data, context, self.service.GetReplay
         )
 
-    async def Watch(self, data: bytes, context: Context) -> AsyncIterator[Message | bytes]:
+    async def Watch(self, data: bytes, context: Context) -> None:
         request = cast(pb.WatchRequest | Unreadable, lenient(pb.WatchRequest)(data))
         owner = (
             None if isinstance(request, Unreadable) else self.router.slot.owner(request.match_id)
         )
         if owner is None:
-            async for update in self.service.watch_checked(request, context):
-                yield update
+            await self.service.watch_checked(request, context)
             return
         self.router.forwarded_watches += 1
         call = self.router.channel(owner).unary_stream(
             f"/{SERVICE}/Watch", request_serializer=_same, response_deserializer=_same
         )(data, metadata=_forwarded_metadata(context))
-        try:
+        try:  # written here, not yielded: a client that leaves cancels the relayed call at once
             async for relayed in call:
-                yield relayed
+                await context.write(relayed)
         except grpc.aio.AioRpcError as error:
             await _relay_error(context, error)
         finally:
@@ -374,10 +373,14 @@ class OwnerService(RefereeService):
 
     def caller(self, context: Context) -> str:
         if not self.referee.settings.admin_token:
-            for key, value in context.invocation_metadata() or ():
-                if key == FORWARDED_FOR:
-                    return str(value)
+            return self.client_host(context)
         return super().caller(context)
+
+    def client_host(self, context: Context) -> str:
+        for key, value in context.invocation_metadata() or ():
+            if key == FORWARDED_FOR:
+                return str(value)
+        return super().client_host(context)
 
     async def Newest(self, request: pb.ListMatchesRequest, context: Context) -> Message:
         limit = min(request.limit or 100, MAX_LIST)

@@ -14,7 +14,7 @@ import hashlib
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
@@ -30,6 +30,9 @@ from server.replay import options_text, reveal_in_file, write_replay
 from server.results import MatchResult, Reason, SeatResult
 from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit
 from server.settings import FailurePolicy, MatchSettings
+
+if TYPE_CHECKING:
+    from server.public_record import PublicRecord
 
 log = structlog.get_logger("kassen.match")
 
@@ -94,7 +97,8 @@ class Match:
         #: When each decision was applied (monotonic): spectators replay them this late.
         self.decided_at: list[float] = []
         self.finished_at: float | None = None
-        self.watchers = 0
+        #: What its spectators share (server/public_record.py); None while nobody watches.
+        self.public_record: PublicRecord | None = None
         self._progress: asyncio.Future[None] | None = None
         #: Whether MatchOver and the replay may reveal the seed (see ``reveal_seed``).
         self.seed_revealed = settings.reveal_seed
@@ -603,7 +607,7 @@ class Match:
     # ------------------------------------------------------------------ events and spectators
 
     def _publish(self, events: tuple[Event, ...]) -> None:
-        if events and self._remote:  # spectators replay the match themselves (spectators.py)
+        if events and self._remote:  # spectators replay the match themselves (public_record.py)
             self._route(events)
 
     def _route(self, events: tuple[Event, ...]) -> None:

@@ -31,6 +31,7 @@ from server.results import MatchResult
 from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit
 from server.settings import MatchSettings, ServerSettings
 from server.store import Archive, MatchStore, StoredMatch
+from server.watcher_limits import WatcherLimits
 
 log = structlog.get_logger("kassen.referee")
 
@@ -93,6 +94,8 @@ class Referee:
         self._by_caller: dict[str, dict[str, Match]] = {}
         #: Finished matches still in ``matches``, oldest first.
         self._recent: OrderedDict[str, None] = OrderedDict()
+        #: The spectators of this process's matches, per match and per caller.
+        self.watchers = WatcherLimits(self.settings)
 
     def check_room(self, caller: str | None = None) -> None:
         """Raise ``TooManyMatches`` naming the limit a new match would exceed: matches alive

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -24,8 +25,9 @@ from server.replay import replay_record
 from server.results import Reason
 from server.seats import Receipt, RemoteSeat
 from server.settings import DEFAULT_MAX_DECISIONS, MAX_WATCH_DELAY_MS
-from server.spectators import watch
+from server.spectators import watch_bytes
 from server.store import MAX_LIST, StoredMatch, StoreUnavailable
+from server.watcher_limits import TooManyWatchers
 
 log = structlog.get_logger("kassen.service")
 Context = grpc.aio.ServicerContext[Any, Any]
@@ -39,6 +41,8 @@ LATE_JOIN_WRITE_S = 1.0
 #: instead of the messages still unread, so the stream ends when the bot half-closes or
 #: cancels, or after this long.
 LAST_WORDS_S = 2.0
+#: Call metadata of a trusted relay of ``Watch`` (``ServerSettings.relay_token``).
+RELAY_HEADER = "x-kassen-relay"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +89,11 @@ def serialize_play(message: pb.PlayResponse | bytes) -> bytes:
     return message if isinstance(message, bytes) else message.SerializeToString()
 
 
+def serialize_watch(message: pb.WatchResponse | bytes) -> bytes:
+    """A Watch stream's message: joined from parts encoded once (server/public_record.py)."""
+    return message if isinstance(message, bytes) else message.SerializeToString()
+
+
 def add_referee_service(servicer: RefereeService, server: grpc.aio.Server) -> None:
     """Register the Referee service as ``add_RefereeServicer_to_server`` does, with request
     deserializers that turn bytes that are not a message into ``Unreadable``."""
@@ -97,7 +106,7 @@ def add_referee_service(servicer: RefereeService, server: grpc.aio.Server) -> No
         "Watch": grpc.unary_stream_rpc_method_handler(
             servicer.watch_checked,
             request_deserializer=lenient(pb.WatchRequest),
-            response_serializer=pb.WatchResponse.SerializeToString,
+            response_serializer=serialize_watch,
         ),
     }
     unary: list[tuple[str, type[Message], Callable[[Any, Context], Awaitable[Any]]]] = [
@@ -277,19 +286,35 @@ class RefereeService(rpc.RefereeServicer):
             ]
         )
 
-    async def watch_checked(
-        self, request: pb.WatchRequest | Unreadable, context: Context
-    ) -> AsyncIterator[pb.WatchResponse]:
+    def watcher(self, context: Context) -> str | None:
+        """Whose spectator limit a Watch counts against: the client's host, or nobody's for a
+        trusted relay (the call presents ``ServerSettings.relay_token``)."""
+        token = self.referee.settings.relay_token
+        if token:
+            expected = token.encode()
+            for key, value in context.invocation_metadata() or ():
+                presented = value if isinstance(value, bytes) else str(value).encode()
+                if key == RELAY_HEADER and hmac.compare_digest(presented, expected):
+                    return None
+        return self.client_host(context)
+
+    def client_host(self, context: Context) -> str:
+        """The host the call came from."""
+        return peer_host(context.peer())
+
+    async def watch_checked(self, request: pb.WatchRequest | Unreadable, context: Context) -> None:
         """``Watch``, answering unreadable bytes with INVALID_ARGUMENT."""
         if isinstance(request, Unreadable):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, request.describe())
-            return
-        async for update in self.Watch(request, context):
-            yield update
+        await self.Watch(request, context)
 
-    async def Watch(
+    # The generated servicer types Watch as yielding messages; this one writes them, encoded
+    # (serialize_watch passes bytes through), to the stream itself, so that a spectator who
+    # leaves is let go of at once: a handler that yields is suspended in gRPC's write when its
+    # client cancels, and its cleanup would wait for the garbage collector.
+    async def Watch(  # type: ignore[override]
         self, request: pb.WatchRequest, context: Context
-    ) -> AsyncIterator[pb.WatchResponse]:
+    ) -> None:
         match = await self.find(request.match_id, context)
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
@@ -304,8 +329,18 @@ class RefereeService(rpc.RefereeServicer):
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"delay_ms = {request.delay_ms} is above its limit {MAX_WATCH_DELAY_MS}",
             )
-        async for update in watch(match, request.delay_ms):
-            yield update
+        caller = self.watcher(context)
+        try:
+            self.referee.watchers.admit(match.id, caller)
+        except TooManyWatchers as exc:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc))
+        updates = watch_bytes(match, request.delay_ms)
+        try:
+            async for update in updates:
+                await context.write(update)
+        finally:
+            await updates.aclose()
+            self.referee.watchers.release(match.id, caller)
 
     async def GetReplay(
         self, request: pb.GetReplayRequest, context: Context

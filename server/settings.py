@@ -24,6 +24,12 @@ DEFAULT_MAX_WAITING_MATCHES = 1_000
 #: caller cannot take all of a referee, and 500 matches at once still fit.
 DEFAULT_MAX_LIVE_PER_CALLER = 600
 DEFAULT_MAX_WAITING_PER_CALLER = 600
+#: Spectators (``Watch`` streams) at once: in one referee process, of one match, of one caller
+#: (the client's host). Each costs the loop one message per coalescing interval and some
+#: memory for its stream (docs/security.md, "Spectators", has the measurements).
+DEFAULT_MAX_WATCHERS = 2_000
+DEFAULT_MAX_WATCHERS_PER_MATCH = 1_000
+DEFAULT_MAX_WATCHERS_PER_CALLER = 100
 #: Finished matches kept in memory (older ones are answered from the store).
 DEFAULT_RECENT_MATCHES = 64
 #: How long a stopping referee lets its matches tell their seats MatchOver(ABORTED).
@@ -37,6 +43,7 @@ MAX_WATCH_DELAY_MS = 3_600_000
 MAX_SEED = 2**63 - 1
 MESSAGE_BYTES_RANGE = (1024, 16 * 1024 * 1024)
 LIVE_MATCHES_RANGE = (1, 100_000)
+WATCHERS_RANGE = (1, 100_000)
 RECENT_MATCHES_RANGE = (0, 100_000)
 PING_INTERVAL_RANGE_MS = (100, 600_000)
 #: Game options (``CreateMatchRequest.options``): how many keys, how long a key, and the bytes
@@ -87,6 +94,9 @@ class ServerSettings:
     ``admin_token``: with it, CreateMatch (and every management call) needs it; without it
     the server listens on loopback only. TLS is on when both PEM byte strings are given;
     ``tls_ca_file`` then names the PEM file launched bots are told to trust (KASSEN_TLS_CA).
+    ``relay_token``: a ``Watch`` presenting it (metadata ``x-kassen-relay``) comes from a
+    trusted relay (the ladder's web page, which fans one stream out to many viewers) and is
+    not counted per caller; it still counts per match and per process.
     """
 
     admin_token: str | None = None
@@ -100,11 +110,12 @@ class ServerSettings:
     max_waiting_matches: int = DEFAULT_MAX_WAITING_MATCHES
     max_live_per_caller: int = DEFAULT_MAX_LIVE_PER_CALLER
     max_waiting_per_caller: int = DEFAULT_MAX_WAITING_PER_CALLER
+    max_watchers: int = DEFAULT_MAX_WATCHERS
+    max_watchers_per_match: int = DEFAULT_MAX_WATCHERS_PER_MATCH
+    max_watchers_per_caller: int = DEFAULT_MAX_WATCHERS_PER_CALLER
+    relay_token: str | None = None
     recent_matches: int = DEFAULT_RECENT_MATCHES
     shutdown_grace_s: float = DEFAULT_SHUTDOWN_GRACE_S
-    #: A secret of a trusted relay (the ladder's web page), which holds one Watch per match
-    #: for many viewers: its calls are not counted against the per-caller watcher limit.
-    relay_token: str | None = None
     #: Seconds between ``referee_load`` log lines (``server.load``; the commands that serve
     #: start the monitor once they serve); 0: none.
     load_report_s: float = 0.0

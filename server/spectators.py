@@ -1,78 +1,66 @@
-"""Spectators: the public record of a match, replayed with the organiser's delay.
+"""Spectators: the public record of a match, shown with the organiser's delay.
 
-A spectator never reads the live state. It keeps a *shadow* game of its own, started from the
-match's initial position and advanced by the match's decisions once each is ``delay`` old; what
-it sends are the shadow's public events and public view (``observe(None)``). So a spectator
-who joins late first receives the public history up to ``now - delay``, then every later
-decision as it comes of age, and the delay holds for the catch-up as much as for live play: a
-spectator can never see the game sooner than the organiser allows. The cost is the engine's
-own cost per decision, paid only while someone watches.
+A spectator never reads the live state. It follows a lane of the match's public record
+(server/public_record.py): a shadow game, shared by every spectator with the same delay,
+advanced by the match's decisions once each is that old, whose public events and public view
+(``observe(None)``) are encoded once for all of them. So a spectator who joins late first
+receives the public history up to ``now - delay``, then one message per publication of its
+lane (at most one every 100 ms, less often when the process has many spectators:
+``publication_interval``) with every public event since its last message and the newest view, and the delay holds for the catch-up as much as for live play: a spectator
+can never see the game sooner than the organiser allows.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import TYPE_CHECKING
 
-from kassen import wire
 from kassen.v1 import referee_pb2 as pb
+from server.memory import return_freed_memory_soon
+from server.public_record import PublicRecord, match_over_message
 
 if TYPE_CHECKING:
     from server.match import Match
 
 
-async def watch(match: Match, extra_delay_ms: int = 0) -> AsyncIterator[pb.WatchResponse]:
-    """The updates a spectator receives: catch-up first, then one per decision, then the end.
+async def watch_bytes(match: Match, extra_delay_ms: int = 0) -> AsyncGenerator[bytes, None]:
+    """What a spectator receives, as encoded ``WatchResponse`` messages: the history first,
+    then what is new at each publication of its lane, then the end (``match_over``).
 
-    The delay is the match's spectator delay; a spectator may only add to it.
+    The delay is the match's spectator delay; a spectator may only add to it (rounded up,
+    ``server.public_record.lane_delay_ms``). A spectator that reads slowly skips
+    publications: its next message holds everything since its last one.
     """
-    delay = (match.settings.watch_delay_ms + extra_delay_ms) / 1000
-    shadow = match.initial_state()
-    game = match.game
-    applied = len(shadow.history)
-    base = applied
-    setup = tuple(getattr(shadow, "setup_events", ()))
-    first = True
-    match.watchers += 1
+    record = PublicRecord.of(match)
+    lane = record.join(extra_delay_ms)
     try:
+        sent, message = await lane.first_message()
+        seen = lane.version
+        yield message
+        del message
         while True:
-            due_by = time.monotonic() - delay
-            times = match.decided_at
-            target = applied
-            while target - base < len(times) and times[target - base] <= due_by:
-                target += 1
-            events: list[pb.Event] = []
-            if first:
-                events.extend(wire.event_to_proto(game, e) for e in setup if e.private_to is None)
-            history = match.state.history
-            for seat, index in history[applied:target]:
-                for event in shadow.apply(seat, index):
-                    if event.private_to is None:
-                        events.append(wire.event_to_proto(game, event))
-            applied = target
-            if first or events:
-                yield pb.WatchResponse(
-                    events=events,
-                    observation=wire.observation_to_proto(game.name, shadow.observe(None)),
-                )
-                first = False
-            caught_up = applied - base >= len(match.decided_at)
-            if match.finished_at is not None and caught_up:
-                wait = match.finished_at + delay - time.monotonic()
+            if lane.published > sent:
+                message = lane.message(sent)
+                sent = lane.published
+                yield message
+                del message
+            if lane.ended and sent == lane.published:
+                assert match.finished_at is not None
+                wait = match.finished_at + lane.delay_s - time.monotonic()
                 if wait > 0:
                     await asyncio.sleep(wait)
-                over = pb.WatchResponse()
-                if match.result is not None:
-                    over.match_over.CopyFrom(match.result_proto())
-                yield over
+                yield match_over_message(match)
                 return
-            if not caught_up:
-                wait = match.decided_at[applied - base] + delay - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-            else:
-                await match.next_progress()
+            await lane.wait_beyond(seen)
+            seen = lane.version
     finally:
-        match.watchers -= 1
+        record.leave(lane)
+        return_freed_memory_soon()
+
+
+async def watch(match: Match, extra_delay_ms: int = 0) -> AsyncIterator[pb.WatchResponse]:
+    """The same updates as messages, for an in-process spectator (the ladder's web page)."""
+    async for data in watch_bytes(match, extra_delay_ms):
+        yield pb.WatchResponse.FromString(data)

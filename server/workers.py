@@ -64,7 +64,9 @@ class WorkerConfig:
 
 def worker_settings(settings: ServerSettings, count: int) -> ServerSettings:
     """One worker's share of the referee-wide limits (rounded up). The per-caller limits
-    stay whole in each worker: a caller's matches count where its connection landed."""
+    stay whole in each worker: a caller's matches count where its connection landed. So do
+    the spectator limits: ``--max-watchers`` is per process (its memory and loop), and the
+    spectators of a match are all counted by the worker that owns it."""
     return replace(
         settings,
         max_live_matches=math.ceil(settings.max_live_matches / count),

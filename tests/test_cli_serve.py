@@ -169,6 +169,8 @@ def test_serve_refuses_bad_flags_in_one_line(tmp_path: Path, certs: Certs) -> No
         (["--tls-cert", "cert.pem"], "--tls-cert and --tls-key go together"),
         (["--tls-cert", str(certs.cert), "--tls-key", str(other.key)], "does not fit"),
         (["--max-live-matches", "0"], "--max-live-matches must be between"),
+        (["--max-watchers-per-caller", "0"], "--max-watchers-per-caller must be between"),
+        (["--relay-token-file", "no-such-file"], "--relay-token-file no-such-file:"),
     ]
     folders = [tmp_path / str(i) for i in range(len(bad_flags))]
     for folder in folders:

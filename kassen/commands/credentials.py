@@ -36,16 +36,24 @@ def add_ca_flag(parser: argparse.ArgumentParser, what: str) -> None:
 def admin_token(path: str | None) -> str | None:
     """The token of ``--admin-token-file`` (which wins) or ``KASSEN_ADMIN_TOKEN``, or None."""
     if path is not None:
-        source = f"--admin-token-file {path}"
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"{source}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise UsageError(f"{source}: not a text file") from None
-        return _checked_token(text.strip(), source)
+        return token_file("--admin-token-file", path)
     value = os.environ.get(ADMIN_TOKEN_ENV)
     return None if value is None else _checked_token(value.strip(), ADMIN_TOKEN_ENV)
+
+
+def token_file(flag: str, path: str | None) -> str | None:
+    """The token in the file ``flag`` names (None without the flag); a UsageError names a
+    file that cannot be read or a token that could not travel in gRPC metadata."""
+    if path is None:
+        return None
+    source = f"{flag} {path}"
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{source}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{source}: not a text file") from None
+    return _checked_token(text.strip(), source)
 
 
 def _checked_token(token: str, source: str) -> str:

@@ -14,7 +14,13 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kassen.commands.credentials import PRIVATE_KEY, add_token_flag, admin_token, pem_file
+from kassen.commands.credentials import (
+    PRIVATE_KEY,
+    add_token_flag,
+    admin_token,
+    pem_file,
+    token_file,
+)
 from kassen.commands.monitoring import add_load_report_flag, load_report_s
 from kassen.errors import UsageError
 from server.settings import (  # constants only; the server itself is imported by run
@@ -22,6 +28,9 @@ from server.settings import (  # constants only; the server itself is imported b
     DEFAULT_MAX_LIVE_PER_CALLER,
     DEFAULT_MAX_WAITING_MATCHES,
     DEFAULT_MAX_WAITING_PER_CALLER,
+    DEFAULT_MAX_WATCHERS,
+    DEFAULT_MAX_WATCHERS_PER_CALLER,
+    DEFAULT_MAX_WATCHERS_PER_MATCH,
     DEFAULT_PING_INTERVAL_MS,
     DEFAULT_RECENT_MATCHES,
     LIVE_MATCHES_RANGE,
@@ -30,6 +39,7 @@ from server.settings import (  # constants only; the server itself is imported b
     MESSAGE_BYTES_RANGE,
     PING_INTERVAL_RANGE_MS,
     RECENT_MATCHES_RANGE,
+    WATCHERS_RANGE,
     ServerSettings,
 )
 
@@ -86,6 +96,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="FILE",
         help="PEM CA that launched bots trust (default: the --tls-cert file)",
     )
+    serve.add_argument(
+        "--relay-token-file",
+        default=None,
+        metavar="FILE",
+        help="file holding the token of a trusted relay of Watch streams (metadata"
+        " x-kassen-relay), which --max-watchers-per-caller does not count",
+    )
     limits = [
         ("--ping-interval-ms", DEFAULT_PING_INTERVAL_MS, "how often seats are pinged"),
         ("--min-watch-delay-ms", 0, "least spectator delay of every match"),
@@ -104,6 +121,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "--max-waiting-per-caller",
             DEFAULT_MAX_WAITING_PER_CALLER,
             "matches of one caller waiting for their bots to join",
+        ),
+        (
+            "--max-watchers",
+            DEFAULT_MAX_WATCHERS,
+            "spectators (Watch streams) at once in each referee process",
+        ),
+        (
+            "--max-watchers-per-match",
+            DEFAULT_MAX_WATCHERS_PER_MATCH,
+            "spectators of one match at once",
+        ),
+        (
+            "--max-watchers-per-caller",
+            DEFAULT_MAX_WATCHERS_PER_CALLER,
+            "spectators at once from one client host (a relay with the relay token is not counted)",
         ),
         ("--recent-matches", DEFAULT_RECENT_MATCHES, "finished matches kept in memory"),
         ("--max-message-bytes", MAX_MESSAGE_BYTES, "largest message a client may send"),
@@ -164,6 +196,14 @@ def settings_from(args: argparse.Namespace) -> ServerSettings:
         max_waiting_per_caller=_within(
             "--max-waiting-per-caller", args.max_waiting_per_caller, *LIVE_MATCHES_RANGE
         ),
+        max_watchers=_within("--max-watchers", args.max_watchers, *WATCHERS_RANGE),
+        max_watchers_per_match=_within(
+            "--max-watchers-per-match", args.max_watchers_per_match, *WATCHERS_RANGE
+        ),
+        max_watchers_per_caller=_within(
+            "--max-watchers-per-caller", args.max_watchers_per_caller, *WATCHERS_RANGE
+        ),
+        relay_token=token_file("--relay-token-file", args.relay_token_file),
         recent_matches=_within("--recent-matches", args.recent_matches, *RECENT_MATCHES_RANGE),
         max_message_bytes=_within(
             "--max-message-bytes", args.max_message_bytes, *MESSAGE_BYTES_RANGE
