@@ -13,6 +13,7 @@ from pathlib import Path
 
 from kassen.commands.credentials import add_token_flag, admin_token
 from kassen.commands.monitoring import add_load_report_flag, load_report_s
+from kassen.commands.watcher_flags import add_watcher_flags, watcher_limits
 from kassen.errors import UsageError, WriteFailed
 from kassen.files import new_private_file
 
@@ -58,6 +59,7 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=["debug", "info", "warning", "error"],
         help="least level of the JSON log lines on stderr (default info)",
     )
+    add_watcher_flags(serve)
     add_load_report_flag(serve)
     serve.set_defaults(run=run_serve)
 
@@ -106,7 +108,9 @@ def run_serve(args: argparse.Namespace) -> int:
     except LadderConfigError as exc:
         raise UsageError(str(exc)) from None
     token = admin_token(args.admin_token_file)
-    server_settings = ServerSettings(admin_token=token, load_report_s=load_report_s(args))
+    server_settings = ServerSettings(
+        admin_token=token, load_report_s=load_report_s(args), **watcher_limits(args)
+    )
     asyncio.run(serve(args, settings, server_settings))
     return 0
 

@@ -58,14 +58,21 @@ async def _web(service: LadderService, address: str, log_level: str) -> AsyncIte
     if address == "none":
         yield ""
         return
+    from tournament.ladder_service.web.live import LiveLimits
     from tournament.ladder_service.web.process import WebPageError, running_web
 
+    settings = service.referee.settings
     try:
         async with running_web(
             address,
             service.engine.url.render_as_string(hide_password=False),
             service.private_address,
-            relay_token=service.referee.settings.relay_token,
+            relay_token=settings.relay_token,
+            limits=LiveLimits(
+                per_match=settings.max_watchers_per_match,
+                per_client=settings.max_watchers_per_caller,
+                total=settings.max_watchers,
+            ),
             log_level=log_level,
         ) as page:
             yield page.address

@@ -22,15 +22,13 @@ from kassen.commands.credentials import (
     token_file,
 )
 from kassen.commands.monitoring import add_load_report_flag, load_report_s
+from kassen.commands.watcher_flags import add_watcher_flags, watcher_limits
 from kassen.errors import UsageError
 from server.settings import (  # constants only; the server itself is imported by run
     DEFAULT_MAX_LIVE_MATCHES,
     DEFAULT_MAX_LIVE_PER_CALLER,
     DEFAULT_MAX_WAITING_MATCHES,
     DEFAULT_MAX_WAITING_PER_CALLER,
-    DEFAULT_MAX_WATCHERS,
-    DEFAULT_MAX_WATCHERS_PER_CALLER,
-    DEFAULT_MAX_WATCHERS_PER_MATCH,
     DEFAULT_PING_INTERVAL_MS,
     DEFAULT_RECENT_MATCHES,
     LIVE_MATCHES_RANGE,
@@ -39,7 +37,6 @@ from server.settings import (  # constants only; the server itself is imported b
     MESSAGE_BYTES_RANGE,
     PING_INTERVAL_RANGE_MS,
     RECENT_MATCHES_RANGE,
-    WATCHERS_RANGE,
     ServerSettings,
 )
 
@@ -122,26 +119,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             DEFAULT_MAX_WAITING_PER_CALLER,
             "matches of one caller waiting for their bots to join",
         ),
-        (
-            "--max-watchers",
-            DEFAULT_MAX_WATCHERS,
-            "spectators (Watch streams) at once in each referee process",
-        ),
-        (
-            "--max-watchers-per-match",
-            DEFAULT_MAX_WATCHERS_PER_MATCH,
-            "spectators of one match at once",
-        ),
-        (
-            "--max-watchers-per-caller",
-            DEFAULT_MAX_WATCHERS_PER_CALLER,
-            "spectators at once from one client host (a relay with the relay token is not counted)",
-        ),
         ("--recent-matches", DEFAULT_RECENT_MATCHES, "finished matches kept in memory"),
         ("--max-message-bytes", MAX_MESSAGE_BYTES, "largest message a client may send"),
     ]
     for flag, default, what in limits:
         serve.add_argument(flag, type=int, default=default, help=f"{what} (default {default})")
+    add_watcher_flags(serve)
     add_load_report_flag(serve)
     serve.set_defaults(run=run)
 
@@ -196,13 +179,7 @@ def settings_from(args: argparse.Namespace) -> ServerSettings:
         max_waiting_per_caller=_within(
             "--max-waiting-per-caller", args.max_waiting_per_caller, *LIVE_MATCHES_RANGE
         ),
-        max_watchers=_within("--max-watchers", args.max_watchers, *WATCHERS_RANGE),
-        max_watchers_per_match=_within(
-            "--max-watchers-per-match", args.max_watchers_per_match, *WATCHERS_RANGE
-        ),
-        max_watchers_per_caller=_within(
-            "--max-watchers-per-caller", args.max_watchers_per_caller, *WATCHERS_RANGE
-        ),
+        **watcher_limits(args),
         relay_token=token_file("--relay-token-file", args.relay_token_file),
         recent_matches=_within("--recent-matches", args.recent_matches, *RECENT_MATCHES_RANGE),
         max_message_bytes=_within(

@@ -33,6 +33,7 @@ from kassen.v1 import ladder_pb2 as lpb
 from kassen.v1 import ladder_pb2_grpc as lrpc
 from server.replay import verify_record
 from server.settings import TimeControl
+from server.watcher_limits import WatcherLimits
 from tournament.ladder_service import registry
 from tournament.ladder_service.app import running_ladder
 from tournament.ladder_service.service import HouseBot, LadderService, LadderSettings, PoolKey
@@ -63,6 +64,8 @@ SETTINGS = LadderSettings(
     time_control=TimeControl(decision_ms=10_000, bank_ms=30_000),
     tick_s=0.05,
 )
+#: The live view's limits, small enough to reach in a test.
+LIMITS = LiveLimits(per_match=50, per_client=8, total=200)
 EVIL = "<script>alert('pwned')</script> & <b>bold</b>"
 
 
@@ -135,6 +138,7 @@ def web_of(service: LadderService) -> contextlib.AbstractAsyncContextManager[Web
         service.engine.url.render_as_string(hide_password=False),
         service.private_address,
         relay_token=service.referee.settings.relay_token,
+        limits=LIMITS,
     )
 
 
@@ -542,10 +546,9 @@ def test_a_live_match_has_one_watcher_however_many_view_it_and_viewers_are_bound
     )
     try:
         match_id = ladder.call(first_running(ladder.service))
-        match = ladder.service.referee.matches[match_id]
         with contextlib.ExitStack() as streams:
             opened = []  # the line iterators: one dropped would close its stream
-            for _ in range(LiveLimits().per_client):
+            for _ in range(LIMITS.per_client):
                 client = streams.enter_context(httpx.Client(base_url=ladder.url, timeout=60))
                 stream = streams.enter_context(
                     client.stream("GET", f"/api/matches/{match_id}/live")
@@ -553,7 +556,9 @@ def test_a_live_match_has_one_watcher_however_many_view_it_and_viewers_are_bound
                 assert stream.status_code == 200
                 opened.append(stream.iter_lines())
             assert all(next(lines).startswith("event: frame") for lines in opened)
-            assert ladder.call(watchers_of(match)) == 1
+            watchers = ladder.service.referee.watchers
+            assert ladder.call(watchers_of(watchers, match_id)) == 1
+            assert watchers.by_caller == {}  # the page presents the relay token
             refused = httpx.get(f"{ladder.url}/api/matches/{match_id}/live", timeout=60)
             assert refused.status_code == 429
             error = refused.json()["error"]
@@ -563,12 +568,12 @@ def test_a_live_match_has_one_watcher_however_many_view_it_and_viewers_are_bound
     ladder.call(settled(ladder.service))
 
 
-async def watchers_of(match: Any) -> int:
+async def watchers_of(watchers: WatcherLimits, match_id: str) -> int:
     for _ in range(100):
-        if match.watchers:
+        if watchers.by_match.get(match_id):
             break
         await asyncio.sleep(0.05)
-    return int(match.watchers)
+    return watchers.by_match.get(match_id, 0)
 
 
 def test_match_lists_are_pages_with_a_cursor(ladder: Ladder, http: httpx.Client) -> None:

@@ -27,6 +27,11 @@ from google.protobuf.json_format import MessageToDict
 
 from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
+from server.settings import (
+    DEFAULT_MAX_WATCHERS,
+    DEFAULT_MAX_WATCHERS_PER_CALLER,
+    DEFAULT_MAX_WATCHERS_PER_MATCH,
+)
 
 log = structlog.get_logger("kassen.web")
 
@@ -43,9 +48,9 @@ class LiveLimits:
     """Viewers of live matches: per match, per client address, in all (the referee's watcher
     limits, so a visitor gets no more through the page than over gRPC)."""
 
-    per_match: int = 100
-    per_client: int = 8
-    total: int = 1000
+    per_match: int = DEFAULT_MAX_WATCHERS_PER_MATCH
+    per_client: int = DEFAULT_MAX_WATCHERS_PER_CALLER
+    total: int = DEFAULT_MAX_WATCHERS
 
 
 class TooManyViewers(Exception):
