@@ -72,25 +72,31 @@ def test_history_stays_bounded_with_its_newest_points_whole(engine: Engine) -> N
     assert registry.rating_history(engine, bot, 2, limit=10)[-1][0] == written[-1]
 
 
-def test_the_one_statement_thinning_drops_what_doomed_times_says(engine: Engine) -> None:
-    """The start-up thinning (in steps, chosen in Python) and the thinning after each new
-    point (one SQL statement) follow one rule."""
-    bot = a_bot(engine)
+@pytest.mark.parametrize("step", [1, 97, 400])
+def test_thinning_in_steps_keeps_what_one_statement_keeps(engine: Engine, step: int) -> None:
+    """The start-up thinning of an old database (in short steps, between the matches' own
+    writes) and the thinning after each new point (one statement) follow one rule."""
+    one, steps = a_bot(engine, "one-go"), a_bot(engine, "in-steps")
     rows = [
-        {"bot_id": bot, "players": 2, "at": float(i), "rating": 1500.0, "low": 0.0, "high": 0.0}
-        for i in range(3 * HISTORY_POINTS + 17)
+        {"players": 2, "at": float(i), "rating": 1500.0, "low": 0.0, "high": 0.0, "games": 0}
+        for i in range(5 * HISTORY_POINTS + 17)
     ]
     with engine.begin() as conn:
-        conn.execute(registry.ladder_ratings.insert(), [{**r, "games": 0} for r in rows])
-    expected = set(registry.history_times(engine, bot, 2)) - set(
-        registry.doomed_times(registry.history_times(engine, bot, 2))
-    )
-    assert registry.series_over_bound(engine) == [(bot, 2)]
+        for bot in (one, steps):
+            conn.execute(registry.ladder_ratings.insert(), [{**r, "bot_id": bot} for r in rows])
+    assert sorted(registry.series_over_bound(engine)) == sorted([(one, 2), (steps, 2)])
     with engine.begin() as conn:
-        dropped = registry.thin_history(conn, bot, 2)
-    assert set(registry.history_times(engine, bot, 2)) == expected
-    assert dropped == len(rows) - len(expected) and len(expected) <= HISTORY_POINTS
+        dropped = registry.thin_history(conn, one, 2)
+    plan = registry.plan_thinning(engine, steps, 2, step)
+    assert plan is not None and plan.stride == 7  # ceil(4,767 older points / 750 places)
+    stepped = sum(registry.thin_step(engine, plan, i) for i in range(len(plan.starts)))
+    kept = times_of(engine, one)
+    assert times_of(engine, steps) == kept and stepped == dropped
+    assert HISTORY_POINTS // 2 < len(kept) <= HISTORY_POINTS
+    assert kept[-HISTORY_RECENT:] == [r["at"] for r in rows][-HISTORY_RECENT:]
+    assert kept[0] == 0.0 and kept[1] == 7.0  # every seventh, from the oldest
     assert registry.series_over_bound(engine) == []
+    assert registry.plan_thinning(engine, one, 2, step) is None
 
 
 def test_match_lists_page_through_every_match_once(engine: Engine) -> None:

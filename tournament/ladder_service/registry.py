@@ -14,6 +14,7 @@ import uuid
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -475,31 +476,36 @@ HISTORY_RECENT = 250
 def thin_history(conn: sa.Connection, bot_id: str | None = None, players: int = 0) -> int:
     """Thin every series over ``HISTORY_POINTS`` (or only the one of ``bot_id`` and
     ``players``) in one statement: its newest ``HISTORY_RECENT`` points stay, and of the
-    older ones every k-th, k as small as fits (``doomed_times`` says the same in Python).
-    Returns how many points were dropped."""
+    older ones every k-th counted from the oldest, k as small as fits. Returns how many points
+    were dropped."""
     r = ladder_ratings.c
     series = (r.bot_id, r.players)
     ranked_query = sa.select(
         r.bot_id,
         r.players,
         r.at,
-        sa.func.row_number().over(partition_by=series, order_by=r.at.desc()).label("n"),
+        sa.func.row_number().over(partition_by=series, order_by=r.at).label("n"),
         sa.func.count().over(partition_by=series).label("total"),
     )
     if bot_id is not None:
         ranked_query = ranked_query.where((r.bot_id == bot_id) & (r.players == players))
     ranked = ranked_query.subquery()
-    room = HISTORY_POINTS - HISTORY_RECENT
-    stride = (ranked.c.total - HISTORY_RECENT + room - 1) // room  # ceil((total - recent) / room)
+    older = ranked.c.total - HISTORY_RECENT
     doomed = sa.select(ranked.c.bot_id, ranked.c.players, ranked.c.at).where(
         (ranked.c.total > HISTORY_POINTS)
-        & (ranked.c.n > HISTORY_RECENT)
-        & ((ranked.c.n - HISTORY_RECENT - 1) % stride != 0)
+        & (ranked.c.n <= older)
+        & ((ranked.c.n - 1) % _stride(older) != 0)
     )
     done = conn.execute(
         ladder_ratings.delete().where(sa.tuple_(r.bot_id, r.players, r.at).in_(doomed))
     )
     return int(done.rowcount)
+
+
+def _stride(older: Any) -> Any:
+    """Keep every k-th of ``older`` points: k = ceil(older / room), so that they fit."""
+    room = HISTORY_POINTS - HISTORY_RECENT
+    return (older + room - 1) // room
 
 
 def _history_length(conn: sa.Connection, bot_id: str, players: int) -> int:
@@ -524,37 +530,65 @@ def series_over_bound(engine: Engine) -> list[tuple[str, int]]:
     return [(str(bot_id), int(players)) for bot_id, players in rows]
 
 
-def history_times(engine: Engine, bot_id: str, players: int) -> list[float]:
-    """The times of one series' points, oldest first."""
+@dataclass(frozen=True, slots=True)
+class Thinning:
+    """How to thin one long series in short steps (``thin_step``): every ``stride``-th of its
+    points older than ``cutoff`` stays, counted from the oldest; ``starts`` are the times
+    where each step begins, ``stride`` times a whole number of points apart, so the steps
+    together keep exactly what ``thin_history`` would in one statement."""
+
+    bot_id: str
+    players: int
+    stride: int
+    cutoff: float
+    starts: tuple[float, ...]
+
+
+def plan_thinning(engine: Engine, bot_id: str, players: int, step: int) -> Thinning | None:
+    """The plan for one series, steps of about ``step`` points (None if it is within the
+    bound). Only a few numbers come back from the database, never the series itself."""
     r = ladder_ratings.c
+    mine = (r.bot_id == bot_id) & (r.players == players)
     with engine.connect() as conn:
-        return [
-            float(at)
-            for at in conn.execute(
-                sa.select(r.at).where((r.bot_id == bot_id) & (r.players == players)).order_by(r.at)
-            ).scalars()
-        ]
+        total = int(conn.execute(sa.select(sa.func.count()).where(mine)).scalar_one())
+        if total <= HISTORY_POINTS:
+            return None
+        older = total - HISTORY_RECENT
+        stride = int(_stride(older))
+        width = stride * max(1, step // stride)
+        ranked = (
+            sa.select(r.at, sa.func.row_number().over(order_by=r.at).label("n"))
+            .where(mine)
+            .subquery()
+        )
+        marks = conn.execute(
+            sa.select(ranked.c.at, ranked.c.n)
+            .where(((ranked.c.n - 1) % width == 0) | (ranked.c.n == older + 1))
+            .order_by(ranked.c.n)
+        ).all()
+    cutoff = float(next(at for at, n in marks if n == older + 1))
+    starts = tuple(float(at) for at, n in marks if n <= older)
+    return Thinning(bot_id, players, stride, cutoff, starts)
 
 
-def doomed_times(times: Sequence[float]) -> list[float]:
-    """Of a series' times (oldest first), those ``thin_history`` drops: none within the bound;
-    beyond it, all but the newest ``HISTORY_RECENT`` and every k-th of the older ones."""
-    if len(times) <= HISTORY_POINTS:
-        return []
-    older = list(times[: len(times) - HISTORY_RECENT])
-    room = HISTORY_POINTS - HISTORY_RECENT
-    stride = -(-len(older) // room)
-    newest_first = older[::-1]
-    return [at for i, at in enumerate(newest_first) if i % stride != 0]
-
-
-def drop_history(engine: Engine, bot_id: str, players: int, times: Sequence[float]) -> int:
-    """Delete the points of one series at these times (one short transaction)."""
+def thin_step(engine: Engine, plan: Thinning, index: int) -> int:
+    """Thin the points from ``plan.starts[index]`` to the next start (or the cutoff): one
+    short transaction. Returns how many points were dropped."""
     r = ladder_ratings.c
+    low = plan.starts[index]
+    high = plan.starts[index + 1] if index + 1 < len(plan.starts) else plan.cutoff
+    ranked = (
+        sa.select(r.at, sa.func.row_number().over(order_by=r.at).label("n"))
+        .where(
+            (r.bot_id == plan.bot_id) & (r.players == plan.players) & (r.at >= low) & (r.at < high)
+        )
+        .subquery()
+    )
+    doomed = sa.select(ranked.c.at).where((ranked.c.n - 1) % plan.stride != 0)
     with engine.begin() as conn:
         done = conn.execute(
             ladder_ratings.delete().where(
-                (r.bot_id == bot_id) & (r.players == players) & r.at.in_(list(times))
+                (r.bot_id == plan.bot_id) & (r.players == plan.players) & r.at.in_(doomed)
             )
         )
     return int(done.rowcount)

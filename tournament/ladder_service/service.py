@@ -206,22 +206,18 @@ class LadderService:
         return registry.void_running(self.engine)
 
     async def _thin_history(self) -> None:
-        """Bound the history an older Kassen wrote without limit, ``THINNING_STEP`` points per
-        write, so the matches' own writes are never queued behind all of it."""
+        """Bound the history an older Kassen wrote without limit, about ``THINNING_STEP``
+        points a write, so the matches' own writes are never queued behind all of it (and
+        the series is never read into this process: the database does the thinning)."""
         dropped = 0
         for bot_id, players in await self.writer.call(registry.series_over_bound, self.engine):
-            times = await self.writer.call(registry.history_times, self.engine, bot_id, players)
-            doomed = registry.doomed_times(times)
-            for start in range(0, len(doomed), THINNING_STEP):
-                if self._stopping:
+            plan = await self.writer.call(
+                registry.plan_thinning, self.engine, bot_id, players, THINNING_STEP
+            )
+            for index in range(len(plan.starts) if plan is not None else 0):
+                if self._stopping or plan is None:
                     return
-                dropped += await self.writer.call(
-                    registry.drop_history,
-                    self.engine,
-                    bot_id,
-                    players,
-                    doomed[start : start + THINNING_STEP],
-                )
+                dropped += await self.writer.call(registry.thin_step, self.engine, plan, index)
         if dropped:
             log.info("rating history thinned", points_dropped=dropped)
 
