@@ -13,7 +13,7 @@ history points), ``--bots`` connected bots playing house bots all along, in thre
    matches, a house bot's page, history and matches, the front page, the ladder, replay
    frames), half of the requests with a query no cache has seen;
 3. watchers: ``--watchers`` gRPC spectators on the ladder's live matches (a new match when
-   one ends).
+   one ends), all from this host (the per-caller limit raised to let them in).
 
 Reported per phase, from the ladder's own ``referee_load`` lines (one a second): the
 decisions' server time p99 (median of the seconds, and the worst second), the loop's lag p99
@@ -105,7 +105,9 @@ def main(argv: list[str] | None = None) -> int:
             f"seeded {args.matches:,} matches and {args.points:,} history points in "
             f"{time.monotonic() - began:.1f} s"
         )
-        ladder = LadderProcess(Path(folder), database, decision_ms=500).start()
+        # All spectators come from this one host: let them all in (they are what is measured).
+        flags = ("--max-watchers-per-caller", str(max(100, args.watchers)))
+        ladder = LadderProcess(Path(folder), database, decision_ms=500, flags=flags).start()
         paths = heavy_paths(seeded.house_ids[0], seeded.author_ids[-1], seeded.replay_match)
         url = f"http://{ladder.web_address}"
         plan = {

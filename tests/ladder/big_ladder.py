@@ -151,6 +151,8 @@ class LadderProcess:
     database: Path
     decision_ms: int = 500
     web: bool = True
+    #: More ``kassen ladder serve`` flags (e.g. the watcher limits).
+    flags: tuple[str, ...] = ()
     process: subprocess.Popen[str] | None = None
     address: str = ""
     web_address: str = ""
@@ -179,6 +181,7 @@ class LadderProcess:
                 "info",
                 "--load-report-s",
                 "1",
+                *self.flags,
             ],
             stderr=subprocess.PIPE,
             text=True,
