@@ -60,7 +60,7 @@ def test_web_clients_never_delay_a_decision_on_a_big_ladder(tmp_path: Path, dept
         database, depth(20_000, 100_000), depth(200_000, 1_000_000), played_replay()
     )
     ladder = LadderProcess(tmp_path, database, decision_ms=500).start()
-    seconds = depth(8, 15)
+    seconds = depth(6, 15)
     try:
         house = seeded.house_ids[0]
         heavy = [
@@ -118,7 +118,7 @@ def test_web_clients_never_delay_a_decision_on_a_big_ladder(tmp_path: Path, dept
 def summary(reports: list[dict[str, Any]], seconds: float) -> dict[str, float]:
     """The medians over one phase's one-second reports (those with decisions in them)."""
     busy = [r for r in reports if r["decisions"] >= 20]
-    assert len(busy) >= seconds // 2, reports
+    assert len(busy) >= seconds // 2 - 1, reports
     return {
         "p99_us": statistics.median(r["decision_p99_us"] for r in busy),
         "lag_p99_ms": statistics.median(r["lag_p99_ms"] for r in busy),

@@ -25,9 +25,9 @@ BOTS = 16
 
 def test_refits_never_fail_while_16_bots_play(tmp_path: Path, depth: Depth) -> None:
     database = tmp_path / "ladder.sqlite"
-    seeded = seed_database(database, depth(5_000, 60_000), 1_000, played_replay())
+    seeded = seed_database(database, depth(2_000, 60_000), 1_000, played_replay())
     ladder = LadderProcess(tmp_path, database, decision_ms=2000, web=False).start()
-    seconds = depth(10, 20)
+    seconds = depth(6, 20)
     try:
         tokens = list(seeded.author_tokens[:BOTS])
         clients = [run_clients("bots", ladder.address, seconds, tokens[i::2]) for i in range(2)]
