@@ -38,24 +38,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.ladder.big_ladder import LadderProcess, played_replay, seed_database
+from tests.ladder.big_ladder import LadderProcess, heavy_paths, played_replay, seed_database
 from tests.ladder.test_load_isolation import result, run_clients, window
 
 TARGET_P99_US = 1000
-
-
-def heavy_paths(house: str, author: str, replay_match: str) -> list[str]:
-    heavy = [
-        "/api/matches?limit=200",
-        f"/api/bots/{house}/history",
-        f"/api/bots/{house}/matches?limit=200",
-        f"/bots/{house}",
-        "/",
-        "/ladder/rumble-nation/base/2",
-        f"/api/matches/{replay_match}/frames?count=200",
-        f"/api/bots/{author}/history",
-    ]
-    return heavy + [f"{p}{'&' if '?' in p else '?'}nocache={i}" for i, p in enumerate(heavy)]
 
 
 def phase(
@@ -108,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         # All spectators come from this one host: let them all in (they are what is measured).
         flags = ("--max-watchers-per-caller", str(max(100, args.watchers)))
         ladder = LadderProcess(Path(folder), database, decision_ms=500, flags=flags).start()
-        paths = heavy_paths(seeded.house_ids[0], seeded.author_ids[-1], seeded.replay_match)
+        paths = heavy_paths(seeded)
         url = f"http://{ladder.web_address}"
         plan = {
             "quiet": [],

@@ -248,3 +248,22 @@ def played_replay() -> str:
             "decisions": decisions,
         }
     )
+
+
+def heavy_paths(seeded: Seeded) -> list[str]:
+    """The page's heaviest answers on a seeded ladder (the newest 200 matches, a house bot's
+    page, history and matches, the front page, the ladder, replay frames, an author's
+    history), each twice: once as is and once with a query no cache has seen (a hostile
+    visitor's trick)."""
+    house = seeded.house_ids[0]
+    heavy = [
+        "/api/matches?limit=200",
+        f"/api/bots/{house}/history",
+        f"/api/bots/{house}/matches?limit=200",
+        f"/bots/{house}",
+        "/",
+        "/ladder/rumble-nation/base/2",
+        f"/api/matches/{seeded.replay_match}/frames?count=200",
+        f"/api/bots/{seeded.author_ids[-1]}/history",
+    ]
+    return heavy + [f"{p}{'&' if '?' in p else '?'}nocache={i}" for i, p in enumerate(heavy)]

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import Depth
-from tests.ladder.big_ladder import LadderProcess, played_replay, seed_database
+from tests.ladder.big_ladder import LadderProcess, heavy_paths, played_replay, seed_database
 
 #: Bots playing while the page is hammered (two-player matches against house bots).
 BOTS = 6
@@ -62,19 +62,7 @@ def test_web_clients_never_delay_a_decision_on_a_big_ladder(tmp_path: Path, dept
     ladder = LadderProcess(tmp_path, database, decision_ms=500).start()
     seconds = depth(6, 15)
     try:
-        house = seeded.house_ids[0]
-        heavy = [
-            "/api/matches?limit=200",
-            f"/api/bots/{house}/history",
-            f"/api/bots/{house}/matches?limit=200",
-            f"/bots/{house}",
-            "/",
-            "/ladder/rumble-nation/base/2",
-            f"/api/matches/{seeded.replay_match}/frames?count=200",
-            f"/api/bots/{seeded.author_ids[0]}/history",
-        ]
-        # Half the requests carry a query no cache has seen (a hostile visitor's trick).
-        paths = heavy + [f"{p}{'&' if '?' in p else '?'}nocache={i}" for i, p in enumerate(heavy)]
+        paths = heavy_paths(seeded)
         phases = []
         for hammered in (False, True):
             tokens = list(seeded.author_tokens[BOTS * hammered : BOTS * (hammered + 1)])

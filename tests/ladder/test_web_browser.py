@@ -9,7 +9,6 @@ $KASSEN_TEST_ARTIFACTS (default: a temporary folder; the path is printed).
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import shutil
@@ -20,16 +19,14 @@ import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 from playwright.sync_api import Page as Tab
 
-from client_sdk.ladder import seek_and_play
 from tests.ladder.test_web_pages import (
     GNOMES,
     ROOT,
     RUMBLE,
     Ladder,
-    SlowBot,
     author_name,
     finished,
-    first_running,
+    play_slowly,
     settled,
     start_ladder,
 )
@@ -198,14 +195,8 @@ def test_the_replay_viewer_steps_through_a_whole_game(
 
 
 def test_a_running_match_updates_in_the_page(tab: Window, ladder: Ladder, artifacts: Path) -> None:
-    playing = asyncio.run_coroutine_threadsafe(
-        seek_and_play(
-            SlowBot, ladder.service.referee.address, ladder.tokens[RUMBLE], max_matches=1
-        ),
-        ladder.loop,
-    )
+    playing, match_id = play_slowly(ladder)
     try:
-        match_id = ladder.call(first_running(ladder.service))
         page = tab.open(f"/matches/{match_id}")
         viewer = page.locator("#viewer")
         expect(viewer).to_have_attribute("data-mode", "live")

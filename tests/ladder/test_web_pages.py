@@ -487,15 +487,21 @@ class SlowBot(AsyncBot):
         return self.inner.choose(request)
 
 
-def test_a_running_match_is_watched_live(ladder: Ladder, http: httpx.Client) -> None:
+def play_slowly(ladder: Ladder) -> tuple[Future[Any], str]:
+    """The Rumble Nation bot plays one match slowly (a live match to watch): its play, and
+    the match's id once it has started."""
     playing = asyncio.run_coroutine_threadsafe(
         seek_and_play(
             SlowBot, ladder.service.referee.address, ladder.tokens[RUMBLE], max_matches=1
         ),
         ladder.loop,
     )
+    return playing, ladder.call(first_running(ladder.service))
+
+
+def test_a_running_match_is_watched_live(ladder: Ladder, http: httpx.Client) -> None:
+    playing, match_id = play_slowly(ladder)
     try:
-        match_id = ladder.call(first_running(ladder.service))
         page = http.get(f"/matches/{match_id}")
         assert 'data-mode="live"' in page.text
         updates: list[tuple[str, dict[str, Any]]] = []
@@ -538,14 +544,8 @@ def test_a_live_match_has_one_watcher_however_many_view_it_and_viewers_are_bound
 ) -> None:
     """Nine viewers of one live match from one address: the ladder's referee serves one
     watcher (the page's), and the ninth viewer is refused naming the limit and its flag."""
-    playing = asyncio.run_coroutine_threadsafe(
-        seek_and_play(
-            SlowBot, ladder.service.referee.address, ladder.tokens[RUMBLE], max_matches=1
-        ),
-        ladder.loop,
-    )
+    playing, match_id = play_slowly(ladder)
     try:
-        match_id = ladder.call(first_running(ladder.service))
         with contextlib.ExitStack() as streams:
             opened = []  # the line iterators: one dropped would close its stream
             for _ in range(LIMITS.per_client):
