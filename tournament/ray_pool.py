@@ -45,6 +45,13 @@ def connect(address: str) -> Any:
     # The workers import this project: make sure they find it from wherever they start.
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     runtime_env = {"env_vars": {"PYTHONPATH": root, "OPENBLAS_NUM_THREADS": "1"}}
+    # Ray 2.59+ raises its own AuthenticationError (not a ConnectionError) for a missing token.
+    refused: tuple[type[BaseException], ...] = (
+        ConnectionError,
+        RuntimeError,
+        ValueError,
+        *_ray_errors(ray),
+    )
     try:
         ray.init(
             address=None if address == "local" else address,
@@ -54,15 +61,22 @@ def connect(address: str) -> Any:
             logging_level=logging.ERROR,
             configure_logging=True,
         )
-    except (ConnectionError, RuntimeError, ValueError) as exc:
+    except refused as exc:
         hint = ""
-        if address not in ("auto", "local") and os.environ.get("RAY_AUTH_MODE") != "token":
+        if address not in ("auto", "local") and not os.environ.get("RAY_AUTH_TOKEN"):
             hint = (
-                " (a cluster with token authentication, the default of local clusters since Ray"
-                " 2.59, needs RAY_AUTH_MODE=token and its token: ray get-auth-token)"
+                " (a cluster with token authentication needs RAY_AUTH_MODE=token and its"
+                " token: RAY_AUTH_TOKEN, or ray get-auth-token on the cluster's machine)"
             )
         raise RayUnavailable(f"cannot join the Ray cluster at {address!r}: {exc}{hint}") from None
     return ray
+
+
+def _ray_errors(ray: Any) -> tuple[type[BaseException], ...]:
+    """Ray's own errors for a refused connection, where this version of Ray has them."""
+    exceptions = getattr(ray, "exceptions", None)
+    found = getattr(exceptions, "AuthenticationError", None)
+    return (found,) if isinstance(found, type) and issubclass(found, BaseException) else ()
 
 
 def run_batches(

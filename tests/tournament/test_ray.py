@@ -7,6 +7,7 @@ Marked ``ray``: they run in ``tox -e ray`` (which installs the extra), not in ``
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -26,6 +27,10 @@ ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'kass
 KASSEN = [sys.executable, "-m", "kassen"]
 
 
+#: Token authentication with a token made for this test run (Ray's own format: 64 hex digits).
+RAY_AUTH = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)}
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -34,10 +39,13 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
-    """A one-machine Ray cluster of two CPUs; its address."""
+    """A one-machine Ray cluster of two CPUs; its address. Token authentication is asked for
+    explicitly, with a token of this test run (``RAY_AUTH``): Ray 2.59 turned it on by
+    default for ``ray start`` and wrote a token to ~/.ray, 2.60 turns it on only when a token
+    exists, so relying on either default breaks on the other."""
     port = free_port()
     temp = tempfile.mkdtemp(prefix="kr")  # Ray's socket paths must stay short
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", **RAY_AUTH}
     subprocess.run(
         [
             "ray",
@@ -61,14 +69,13 @@ def cluster() -> Iterator[str]:
 
 
 def tournament(args: list[str]) -> subprocess.Popen[str]:
-    """``kassen tournament ...``; by address, Ray's token authentication (on by default for
-    local clusters since Ray 2.59) needs RAY_AUTH_MODE=token (the token is in ~/.ray)."""
+    """``kassen tournament ...``, with the cluster's token (``RAY_AUTH``)."""
     return subprocess.Popen(
         [*KASSEN, "tournament", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "RAY_AUTH_MODE": "token"},
+        env={**os.environ, **RAY_AUTH},
     )
 
 
@@ -100,6 +107,19 @@ def ray_workers() -> list[int]:
             if title.startswith(b"ray::_worker"):
                 found.append(int(entry.name))
     return found
+
+
+def test_joining_without_the_clusters_token_is_one_line(cluster: str, tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_AUTH")}
+    env["RAY_AUTH_MODE"] = "token"
+    done = subprocess.run(
+        [*KASSEN, "tournament", "run", "--bot", "random", "--bot", "greedy", "--games", "2",
+         "--ray", cluster, "--db", f"sqlite:///{tmp_path / 't.sqlite'}", "--quiet"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "cannot join the Ray cluster" in done.stderr and "RAY_AUTH_TOKEN" in done.stderr
 
 
 def test_a_tournament_on_ray_stores_every_match_once(cluster: str, tmp_path: Path) -> None:
