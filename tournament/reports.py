@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 from kassen.files import replace_files
 from tournament import storage
 from tournament.options import describe_options, options_note
-from tournament.ratings import EloTracker, Ladder, Placing, fit_ladder, pairwise_outcomes
+from tournament.ratings import EloTracker, Ladder, Match, Placing, fit_ladder, pairwise_outcomes
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,22 +34,32 @@ class Summary:
 def rankings(records: list[storage.MatchRecord]) -> list[list[Placing]]:
     """The finished, ranked matches (voided ones have no ranking and are left out); a place
     shared by several bots (a Root coalition's winners) is a tuple of their names."""
-    return [
-        list(r.ranking)
-        for r in records
-        if r.status == "done" and sum(1 if isinstance(p, str) else len(p) for p in r.ranking) >= 2
-    ]
+    return [list(r.ranking) for r in records if _ranked(r)]
+
+
+def rated_matches(records: list[storage.MatchRecord]) -> list[Match]:
+    """``rankings`` as ``Match``es named by their seed: the matches of one seed block share
+    their deal (in every rotation and every group), so they are one independent unit for the
+    intervals and LOS. With fresh deals every match has a seed of its own."""
+    return [Match(list(r.ranking), match_id=r.seed) for r in records if _ranked(r)]
+
+
+def _ranked(record: storage.MatchRecord) -> bool:
+    return (
+        record.status == "done"
+        and sum(1 if isinstance(p, str) else len(p) for p in record.ranking) >= 2
+    )
 
 
 def summarize(engine: Engine, tournament_id: str, ci: str | None = None) -> Summary:
     row = storage.load_tournament(engine, tournament_id)
     if row is None:
         raise LookupError(f"no tournament {tournament_id}")
-    ci = ci or default_ci(int(row["players"]))
+    ci = ci or DEFAULT_CI
     records = storage.load_matches(engine, tournament_id)
     ranked = rankings(records)
     names = [name for name, _, _ in storage.load_bots(engine, tournament_id)]
-    ladder = fit_ladder(ranked, names=names, ci=ci)
+    ladder = fit_ladder(rated_matches(records), names=names, ci=ci)
     failures: dict[str, int] = {}
     for record in records:
         for seat in record.results:
@@ -77,10 +87,10 @@ def _number(value: float, digits: int) -> float | None:
     return round(value, digits) if math.isfinite(value) else None
 
 
-def default_ci(players: int) -> str:
-    """Hessian intervals for 2-player matches; for 3-4 players a match's pairwise results are
-    not independent, so the cluster-robust (sandwich) version of the same fit is honest."""
-    return "hessian" if players == 2 else "sandwich"
+#: Intervals clustered by seed block, read with Student's t (``fit_ladder``): for every
+#: player count and schedule, since the matches of one block share their deal and the pairs
+#: of one multi-player ranking their match.
+DEFAULT_CI = "sandwich"
 
 
 def ladder_rows(summary: Summary) -> list[dict[str, Any]]:
@@ -109,9 +119,10 @@ def ladder_rows(summary: Summary) -> list[dict[str, Any]]:
 
 
 def _los(value: float | None) -> str:
-    """A LOS as a percentage with the digits that matter near certainty (99.97%, > 99.99%)."""
+    """A LOS as a percentage with the digits that matter near certainty (99.97%, > 99.99%);
+    "-" where the data support none (one seed block, or a bot without games)."""
     if value is None:
-        return ""
+        return "-"
     if value > 0.9999:
         return "> 99.99%"
     if value < 0.0001:
@@ -140,7 +151,12 @@ def print_ladder(engine: Engine, tournament_id: str, ci: str | None = None) -> N
     table = Table(
         title=f"{t['name']} ({tournament_id}): {t['game']} {t['variant']}, {t['players']} players, "
         f"{summary.matches} matches{options_note(stored_options(t))}",
-        caption=f"Elo fitted jointly (Bradley-Terry, mean 1500); 95% intervals by {summary.ladder.method_label}; LOS: the likelihood that a bot is stronger than the next",
+        caption="\n".join(
+            (
+                f"Elo fitted jointly (Bradley-Terry, mean 1500); 95% intervals by {summary.ladder.method_label}; LOS: the likelihood that a bot is stronger than the next",
+                *summary.ladder.notes,
+            )
+        ),
     )
     for column, justify in (
         ("#", "right"),
@@ -162,7 +178,7 @@ def print_ladder(engine: Engine, tournament_id: str, ci: str | None = None) -> N
             str(row["games"]),
             _fmt(None if row["score"] is None else row["score"] * 100, "{:.1f}%"),
             str(row["failures"]),
-            _los(row["los_next"]),
+            _los(row["los_next"]) if row["rank"] < len(summary.ladder.entries) else "",
         )
     Console().print(table)
 
@@ -204,6 +220,8 @@ def ladder_json(engine: Engine, tournament_id: str, ci: str | None = None) -> st
             "method": summary.ladder.method,
             "method_requested": summary.ladder.requested_method,
             "method_note": summary.ladder.method_note,
+            "seed_blocks": summary.ladder.blocks,
+            "notes": list(summary.ladder.notes),
             "ladder": ladder_rows(summary),
             "likelihood_of_superiority": {
                 a: {b: _number(summary.ladder.los_of(a, b), 4) for b in names if b != a}
@@ -359,6 +377,7 @@ def html_report(summary: Summary, tournament_id: str) -> str:
         for a in names
     )
     title = f"{html.escape(str(t['name']))} ({tournament_id})"
+    notes = "".join(f"<br>{html.escape(note)}" for note in summary.ladder.notes)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Kassen ladder: {title}</title>
 <style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:1000px}}table{{border-collapse:collapse;margin:1em 0}}
@@ -368,7 +387,7 @@ td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}td:nth-child(2),t
 <p>{html.escape(str(t["game"]))} ({html.escape(str(t["variant"]))}), {t["players"]} players, {html.escape(str(t["format"]))},
 {summary.matches} matches, base seed {public_facts(t)["base_seed"] or "secret until the tournament ends"}.</p>
 <table><caption>Elo fitted jointly over all results (Bradley-Terry, 400-point scale, mean 1500);
-a k-player result counts as the pairwise outcomes of its ranking. 95% intervals: {html.escape(summary.ladder.method_label)}.</caption>
+a k-player result counts as the pairwise outcomes of its ranking. 95% intervals: {html.escape(summary.ladder.method_label)}.{notes}</caption>
 <tr><th>#</th><th>bot</th><th>Elo</th><th>95% interval</th><th>pair games</th><th>score</th><th>failures</th></tr>{rows}</table>
 <h2>Intervals</h2>{_intervals(summary)}
 <h2>Rating over matches (incremental Elo)</h2>{_chart(summary.history, names)}

@@ -52,7 +52,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--ci",
         choices=CI_METHODS,
         default=None,
-        help="how the 95%% intervals are computed (default: hessian for 2 players, sandwich for more)",
+        help="how the 95%% intervals are computed (default sandwich: clustered by seed block, Student's t)",
     )
     show.set_defaults(run=show_ladder)
     from kassen.commands import ladder as ladder_service

@@ -90,7 +90,7 @@ def test_swiss_runs_all_rounds_and_four_player_round_robin_uses_sandwich_interva
         "--bot",
         "r4=random",
         "--games",
-        "4",
+        "8",
         "--no-replays",
         "--quiet",
         "--db",
@@ -101,8 +101,9 @@ def test_swiss_runs_all_rounds_and_four_player_round_robin_uses_sandwich_interva
     )
     assert four.returncode == 0, four.stderr
     ladder = _ladder(tmp_path, four.stderr)
-    assert ladder["method"] == "sandwich" and ladder["matches"] == 5 * 4
-    assert "sandwich" in four.stdout
+    assert ladder["method"] == "sandwich" and ladder["matches"] == 5 * 4 * 2
+    assert ladder["seed_blocks"] == 2  # each block: every group, every rotation, one deal
+    assert "clustered by seed block (2)" in " ".join(four.stdout.split())
 
 
 def test_sprt_accepts_h1_for_a_clearly_better_candidate_and_h0_for_an_equal_one(

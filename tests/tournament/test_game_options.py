@@ -158,7 +158,7 @@ def test_multiplayer_gnomeville_round_robin_runs_and_rates(
             str(players),
             *(flag for bot in bots for flag in ("--bot", bot)),
             "--games",
-            str(players),
+            str(2 * players),
             "--concurrency",
             "1",
             "--no-replays",
@@ -173,13 +173,13 @@ def test_multiplayer_gnomeville_round_robin_runs_and_rates(
     assert code == 0, captured.err
     tid = captured.err.split("tournament ", 1)[1].split(":", 1)[0]
     report = json.loads((tmp_path / "out" / tid / "ladder.json").read_text())
-    groups = {3: 4, 4: 1}[players]  # groups of 3 (or 4) from 4 bots, one seed block each
-    assert report["matches"] == groups * players
-    assert report["method"] in ("sandwich", "hessian")
+    groups = {3: 4, 4: 1}[players]  # groups of 3 (or 4) from 4 bots, two seed blocks each
+    assert report["matches"] == groups * players * 2
+    assert report["method"] == "sandwich" and report["seed_blocks"] == 2
     assert sorted(row["bot"] for row in report["ladder"]) == ["r2", "r3", "r4", "random"]
     # A bot sits in comb(3, players - 1) groups, each played in every rotation, and each of
     # its matches is players - 1 pairwise games.
-    per_bot = math.comb(3, players - 1) * players * (players - 1)
+    per_bot = math.comb(3, players - 1) * players * (players - 1) * 2
     for row in report["ladder"]:
         assert row["games"] == per_bot
         assert row["elo"] is not None and row["ci_low"] <= row["elo"] <= row["ci_high"]

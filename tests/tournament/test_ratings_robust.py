@@ -16,6 +16,7 @@ import pytest
 from tests.conftest import Depth
 from tournament.ratings import (
     Ladder,
+    Match,
     Tally,
     bootstrap_elo,
     fit_bradley_terry,
@@ -115,36 +116,37 @@ def test_bootstrap_ladders_of_thousands_of_small_random_leagues_are_finite(depth
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_a_short_multiplayer_ladder_falls_back_from_the_sandwich_to_the_hessian(
-    players: int,
-) -> None:
-    """Two matches of ``players`` among ``players`` + 1 bots: 2 matches, ``players`` free
-    ratings, so no sandwich. The ladder says so and gives the Hessian intervals."""
+def test_one_seed_block_gives_no_intervals_and_no_los(players: int) -> None:
+    """Every match of one seed block shares its deal: how much results vary between blocks
+    cannot be measured from one, so nothing is claimed (a Hessian would pretend the matches
+    were independent)."""
     names = [f"b{i}" for i in range(players + 1)]
-    matches = [names[:players], names[1:][::-1]]
+    matches = [Match(names[:players], "seed-1"), Match(names[1:][::-1], "seed-1")]
     ladder = fit_ladder(matches, ci="sandwich")
-    hessian = fit_ladder(matches, ci="hessian")
-    assert (ladder.method, ladder.requested_method) == ("hessian", "sandwich")
-    assert f"the sandwich needs more matches (2) than free ratings ({players})" in (
-        ladder.method_note
-    )
-    assert "too narrow" in ladder.method_note and ladder.method_label.startswith("hessian (")
-    assert ladder.entries == hessian.entries
-    assert_finite(ladder)
+    assert (ladder.method, ladder.requested_method, ladder.blocks) == ("none", "sandwich", 1)
+    assert "the intervals need at least 2 seed blocks, got 1" in ladder.method_note
+    assert ladder.method_label.startswith("none (")
+    assert any("no intervals or LOS from 1 seed block" in note for note in ladder.notes)
+    assert all(math.isinf(e.ci_low) and math.isinf(e.ci_high) for e in ladder.entries)
+    off_diagonal = ladder.los[~np.eye(len(names), dtype=bool)]
+    assert np.isnan(off_diagonal).all()
+    assert [e.elo for e in ladder.entries] == [e.elo for e in fit_ladder(matches).entries]
     tally = Tally.from_matches(matches)
     assert sandwich_unavailable(fit_bradley_terry(tally), tally) is not None
 
 
-def test_the_sandwich_is_kept_when_there_are_enough_matches() -> None:
+def test_the_sandwich_is_kept_with_two_blocks_and_read_with_students_t() -> None:
     names = ["a", "b", "c"]
-    matches = [names, names[::-1], ["b", "a", "c"]]  # 3 matches, 2 free ratings
+    matches = [Match(names, 1), Match(names[::-1], 2), Match(["b", "a", "c"], 2)]
     ladder = fit_ladder(matches, ci="sandwich")
     assert (ladder.method, ladder.requested_method, ladder.method_note) == (
         "sandwich",
         "sandwich",
         "",
     )
-    assert ladder.method_label == "sandwich"
+    assert ladder.method_label == "sandwich clustered by seed block (2), Student's t"
+    assert all(0 < e.df <= 1 for e in ladder.entries)  # two blocks: at most one degree
+    assert any("only 2 seed blocks" in note for note in ladder.notes)
     assert_finite(ladder)
 
 
@@ -152,16 +154,16 @@ def test_no_matches_at_all_give_unbounded_intervals_not_an_error() -> None:
     """All matches voided: every bot is its own component, nothing is known."""
     for ci in ("sandwich", "bootstrap", "hessian"):
         ladder = fit_ladder([], names=["a", "b", "c"], ci=ci)
-        assert ladder.method == "hessian" and ladder.requested_method == ci
+        assert ladder.method == ("hessian" if ci == "hessian" else "none")
+        assert ladder.requested_method == ci
         assert (ladder.method_note == "") == (ci == "hessian")
         for e in ladder.entries:
             assert (e.elo, e.ci_low, e.ci_high, e.games) == (1500.0, -math.inf, math.inf, 0)
 
 
-def test_the_bootstrap_falls_back_with_a_single_match() -> None:
-    """One match resampled is always that match: zero-width intervals would be a lie."""
+def test_the_bootstrap_gives_nothing_with_a_single_block() -> None:
+    """One block resampled is always that block: zero-width intervals would be a lie."""
     ladder = fit_ladder([["a", "b"]], ci="bootstrap")
-    assert ladder.method == "hessian"
-    assert "the bootstrap needs at least 2 matches, got 1" in ladder.method_note
-    assert "too narrow" not in ladder.method_note  # a 2-player match: the Hessian is exact
-    assert all(e.ci_high - e.ci_low > 100 for e in ladder.entries)
+    assert ladder.method == "none"
+    assert "the bootstrap needs at least 2 seed blocks, got 1" in ladder.method_note
+    assert all(math.isinf(e.ci_high - e.ci_low) for e in ladder.entries)

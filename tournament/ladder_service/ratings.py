@@ -2,7 +2,8 @@
 
 The ladder uses the same joint Bradley-Terry fit as tournaments (``tournament.ratings``), not
 an incremental Elo: a joint fit over all results does not depend on the order games were
-played in, and its intervals are honest (cluster-robust by match for 3-4 players). Refitting
+played in, and its intervals are honest (clustered by match, each played on a fresh deal, and read with
+Student's t on the matches a bot has played, so a newcomer's interval is wide). Refitting
 everything after each result is affordable: the fit is a few Newton steps on a matrix of the
 pool's bots (``benchmarks/ladder.py`` measures it). A solo pool ranks by mean score with a t
 interval instead (there is no opponent to be rated against).
@@ -93,8 +94,7 @@ class PoolRatings:
                 Rating(b, CENTRE_ELO, -math.inf, math.inf, self.played.get(b, 0)) for b in names
             ]
         tally = Tally.from_pairwise(names, self._first, self._second, self._points, self._group)
-        ci = "hessian" if self.players == 2 else "sandwich"
-        ladder = fit_ladder(tally, ci=ci, anchor_elo=CENTRE_ELO)
+        ladder = fit_ladder(tally, ci="sandwich", anchor_elo=CENTRE_ELO, all_pairs=False)
         return [
             Rating(e.name, e.elo, e.ci_low, e.ci_high, self.played.get(e.name, 0))
             for e in ladder.entries

@@ -39,7 +39,9 @@ games, i.e. (k+1)/3 times more (5/3 for k = 4). For multi-player matches the Hes
 are therefore too narrow, by up to sqrt((k+1)/3): simulated 4-player leagues cover ~90 %, not
 95 %. ``sandwich_covariance`` (H⁻¹ J H⁻¹ with J the outer products of per-match score
 residuals: the cluster-robust / Godambe covariance of this composite likelihood) and
-``bootstrap_elo`` (resampling whole matches) are honest for any match size.
+``bootstrap_elo`` (resampling whole groups) are honest for any match size. The groups a tally
+is clustered by are its independent units: in a tournament the seed blocks (the matches that
+share a deal), elsewhere the matches.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ import numpy as np
 
 from tournament.ratings.errors import RatingsError
 from tournament.ratings.pairwise import FloatArray, IntArray, Tally
+from tournament.ratings.student_t import t_cdf_array
 
 ELO_PER_NAT: Final = 400.0 / math.log(10.0)
 DEFAULT_PRIOR: Final = 1.0
@@ -59,6 +62,8 @@ _TOLERANCE: Final = 1e-10  # largest Newton step, in nats (≈ 2e-8 Elo), at con
 _MAX_ITERATIONS: Final = 200
 _ARMIJO: Final = 1e-4  # sufficient rise: this fraction of what the slope promises
 _SMALLEST_FRACTION: Final = 2.0**-60  # of a step, before the line search gives up
+#: Up to this many (group, player) cells the per-group scores are summed as a dense matrix.
+_DENSE_SCORES: Final = 4_000_000
 
 
 def expected_score(elo_difference: float) -> float:
@@ -410,6 +415,12 @@ def _match_information(fit: BradleyTerryFit, tally: Tally) -> FloatArray:
     residual = tally.points - 1.0 / (1.0 + np.exp(-d))
     keys = np.concatenate([tally.group * n + tally.first, tally.group * n + tally.second])
     values = np.concatenate([residual, -residual])
+    if tally.n_groups * n <= _DENSE_SCORES:  # few blocks (a tournament): one matrix product
+        scores = np.asarray(
+            np.bincount(keys, weights=values, minlength=tally.n_groups * n), dtype=np.float64
+        ).reshape(tally.n_groups, n)
+        dense: FloatArray = scores.T @ scores
+        return dense
     uniq, inverse = np.unique(keys, return_inverse=True)
     g = np.bincount(inverse.ravel(), weights=values, minlength=uniq.size)
     match, player = uniq // n, uniq % n
@@ -430,32 +441,28 @@ def _match_information(fit: BradleyTerryFit, tally: Tally) -> FloatArray:
     return information
 
 
-def _free_ratings(fit: BradleyTerryFit) -> int:
-    """Players minus components: one rating per component is fixed by the gauge."""
-    return len(fit.names) - len(fit.components)
-
-
 def sandwich_unavailable(fit: BradleyTerryFit, tally: Tally) -> str | None:
-    """Why the sandwich cannot be computed for these data, or None when it can.
+    """Why the cluster-robust covariance cannot be computed for these data, or None.
 
-    It estimates the spread of the per-match residuals, which takes more matches (G) than free
-    ratings (K): with G ≤ K the residuals fit the ratings exactly and the correction
-    G/(G − K) is infinite or negative. Short 3–4 player tournaments land here.
+    It estimates the spread of the results from one independent unit (a seed block, the
+    ``group`` of the tally) to the next, which takes at least two of them: the residuals of a
+    single block sum to zero at the fit, so one block says nothing about the spread.
     """
-    g, k = tally.n_groups, _free_ratings(fit)
-    if g <= k:
-        return f"the sandwich needs more matches ({g}) than free ratings ({k})"
+    if tally.n_groups < 2:
+        return f"the intervals need at least 2 seed blocks, got {tally.n_groups}"
     return None
 
 
 def sandwich_covariance(fit: BradleyTerryFit, tally: Tally) -> FloatArray:
-    """Cluster-robust covariance (Elo²): H⁻¹ J H⁻¹ · G/(G − K), clustered by match.
+    """Cluster-robust covariance (Elo²): H⁻¹ J H⁻¹ · G/(G − 1), clustered by the tally's groups.
 
-    Valid whatever the dependence between the pairwise games of one match. Residuals of a
-    fitted model are smaller than the true errors; G/(G − K), with G matches and K free ratings
-    (players minus components), is the HC1-style degrees-of-freedom correction, applied at the
-    level of matches. Like every sandwich it is itself an estimate: it wants many matches per
-    player (some tens); below that its intervals come out too narrow.
+    J sums the outer products of each group's score residuals, so it is valid whatever the
+    dependence inside a group: the pairwise games of one multi-player ranking, the matches of
+    one seed block (the same deal in every rotation and every group, which makes a bot's
+    results in that block move together), in either direction. G/(G − 1) is the usual
+    correction for residuals being smaller than the true errors (CR1). With few groups the
+    estimate is itself uncertain: ``effective_blocks`` gives each player's degrees of freedom,
+    and ``fit_ladder`` reads the ratios with Student's t.
     """
     reason = sandwich_unavailable(fit, tally)
     if reason is not None:
@@ -463,9 +470,42 @@ def sandwich_covariance(fit: BradleyTerryFit, tally: Tally) -> FloatArray:
     inverse = _gauged_inverse(fit)
     information = _match_information(fit, tally)
     g = tally.n_groups
-    factor = g / (g - _free_ratings(fit))
-    cov = inverse @ information @ inverse * (factor * ELO_PER_NAT**2)
+    cov = inverse @ information @ inverse * (g / (g - 1) * ELO_PER_NAT**2)
     return _mask(0.5 * (cov + cov.T), fit)
+
+
+def effective_blocks(fit: BradleyTerryFit, tally: Tally) -> FloatArray:
+    """How many independent groups each player's rating rests on, counted by information.
+
+    w_g is the player's Fisher information from group g (its pairwise games there, each
+    weighted p(1 − p)); the effective count is (Σ w_g)² / Σ w_g², which is the number of
+    groups when they weigh the same and less when a few dominate (a bot that played in three
+    of a pool's thousand matches rests on three). Zero for a player without games.
+    """
+    n = len(fit.names)
+    if tally.n_games == 0:
+        return np.zeros(n)
+    d = fit.theta[tally.first] - fit.theta[tally.second]
+    p = 1.0 / (1.0 + np.exp(-d))
+    weight = p * (1.0 - p)
+    keys = np.concatenate([tally.group * n + tally.first, tally.group * n + tally.second])
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    per_group = np.bincount(inverse.ravel(), weights=np.concatenate([weight, weight]))
+    player = uniq % n
+    total = np.bincount(player, weights=per_group, minlength=n)
+    squares = np.bincount(player, weights=per_group**2, minlength=n)
+    count: FloatArray = np.divide(total**2, squares, out=np.zeros(n), where=squares > 0.0)
+    return count
+
+
+def blocks_played(tally: Tally) -> IntArray:
+    """The number of distinct groups (seed blocks) each player has pairwise games in."""
+    n = len(tally.names)
+    keys = np.unique(
+        np.concatenate([tally.group * n + tally.first, tally.group * n + tally.second])
+    )
+    played: IntArray = np.bincount(keys % n, minlength=n).astype(np.int64)
+    return played
 
 
 def bootstrap_elo(
@@ -506,26 +546,42 @@ def bootstrap_covariance(fit: BradleyTerryFit, replicates: FloatArray) -> FloatA
     return _mask(cov, fit)
 
 
-def los_matrix(elo: FloatArray, cov: FloatArray) -> FloatArray:
-    """Likelihood of superiority: LOS[i, j] = P(r_i > r_j) ≈ Φ((r_i − r_j) / sd(r_i − r_j)).
+def los_matrix(elo: FloatArray, cov: FloatArray, df: FloatArray | None = None) -> FloatArray:
+    """Likelihood of superiority: LOS[i, j] = P(r_i > r_j) = F((r_i − r_j) / sd(r_i − r_j)).
 
-    sd² = var_i + var_j − 2 cov_ij (gauge-free). LOS[j, i] = 1 − LOS[i, j] exactly; the
-    diagonal, and pairs from different components, are NaN. Uses ``math.erf`` (no scipy) on
-    the upper triangle only.
+    sd² = var_i + var_j − 2 cov_ij (gauge-free). F is the normal CDF, or with ``df`` (a
+    symmetric matrix of degrees of freedom per pair) Student's t: a standard error estimated
+    from few seed blocks is itself uncertain. LOS[j, i] = 1 − LOS[i, j] exactly; the diagonal,
+    pairs from different components and pairs with df ≤ 0 are NaN.
     """
     n = elo.size
     los = np.full((n, n), np.nan)
     if n < 2:
         return los
+    first, second = np.triu_indices(n, 1)
+    pair_df = None if df is None else df[first, second]
+    los[first, second] = los_pairs(elo, cov, first, second, pair_df)
+    los[second, first] = 1.0 - los[first, second]
+    return los
+
+
+def los_pairs(
+    elo: FloatArray,
+    cov: FloatArray,
+    first: IntArray,
+    second: IntArray,
+    df: FloatArray | None = None,
+) -> FloatArray:
+    """``los_matrix``'s entries [first[k], second[k]] only (a ladder's neighbours, say)."""
     var = np.diagonal(cov)
-    upper = np.triu_indices(n, 1)
-    diff = (elo[:, None] - elo[None, :])[upper]
+    diff = elo[first] - elo[second]
     with np.errstate(invalid="ignore", divide="ignore"):  # inf − inf for a player without games
-        sd2 = (var[:, None] + var[None, :] - 2.0 * cov)[upper]
-        z = diff / np.sqrt(np.maximum(sd2, 0.0) * 2.0)
+        sd2 = var[first] + var[second] - 2.0 * cov[first, second]
+        z = diff / np.sqrt(np.maximum(sd2, 0.0))
     z = np.where(np.isnan(sd2), np.nan, z)
     z = np.where((sd2 <= 0) & (diff == 0), 0.0, z)
-    erf = np.fromiter(map(math.erf, z.tolist()), dtype=np.float64, count=z.size)
-    los[upper] = 0.5 * (1.0 + erf)
-    los[upper[1], upper[0]] = 1.0 - los[upper]
-    return los
+    if df is None:
+        erf = np.fromiter(map(math.erf, (z / math.sqrt(2.0)).tolist()), np.float64, z.size)
+        result: FloatArray = 0.5 * (1.0 + erf)
+        return result
+    return t_cdf_array(z, df)
