@@ -266,9 +266,10 @@ class TournamentRunner:
             known = storage.load_matches(self.engine, self.id)
             if not any(m.round == round_number for m in known):
                 points: dict[str, float] = {}
-                met: set[frozenset[str]] = set()
+                met: dict[frozenset[str], int] = {}
                 for m in known:
-                    met.add(frozenset(m.seats))
+                    group = frozenset(m.seats)
+                    met[group] = met.get(group, 0) + 1
                     for r in m.results:
                         points[r.bot] = points.get(r.bot, 0.0) + (len(m.seats) - r.rank) / max(
                             1, len(m.seats) - 1

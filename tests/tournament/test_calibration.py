@@ -16,16 +16,18 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from kassen.commands.tournament_run import start
 from tests.conftest import Depth
 from tournament import storage
 from tournament.config import BotEntry, TournamentConfig
 from tournament.ratings import fit_ladder
-from tournament.reports import rated_matches
-from tournament.runner import play_builtin
+from tournament.reports import rated_matches, summarize
+from tournament.runner import TournamentRunner, play_builtin
 from tournament.schedule import round_robin
 
 
@@ -134,3 +136,40 @@ def test_a_stronger_bot_is_still_found() -> None:
     scenario = Scenario("rumble-nation", 2, (("g", "greedy"), ("r", "random")), 40, "duplicate")
     found = [los_between(play(scenario, base_seed), "g", "r") > 0.99 for base_seed in range(20)]
     assert sum(found) >= 16, found
+
+
+@pytest.mark.parametrize("format", ["swiss", "gauntlet"])
+def test_swiss_and_gauntlet_tables_do_not_overclaim(
+    format: str, depth: Depth, tmp_path: Path
+) -> None:
+    """The whole runner path (schedule, runner, storage, the report's ladder) on four copies of
+    random in two-player Rumble Nation: a Swiss of 10 rounds (more rounds than a field of four
+    has pairings: before, neighbours by points then met again and again, and the table called
+    two field bots different at LOS > 95% in 22% of tournaments) and a gauntlet of r against
+    the others (8 games a pairing). The LOS between two field bots, r2 and r3."""
+    runs = depth(fast=60, slow=300)
+    database = f"sqlite:///{tmp_path / 'calibration.sqlite'}"
+    certainty = []
+    for base_seed in range(runs):
+        config = TournamentConfig(
+            format=format,
+            players=2,
+            bots=tuple(BotEntry(name, "builtin", target) for name, target in RANDOMS),
+            rounds=10,
+            games_per_group=8,
+            candidate="r",
+            seed=base_seed,
+            secret_seed=False,
+            replays=False,
+            concurrency=1,
+            database=database,
+        )
+        engine, tournament_id = start(config)
+        TournamentRunner(engine, tournament_id, config).run()
+        los = summarize(engine, tournament_id).ladder.los_of("r2", "r3")
+        certainty.append(max(los, 1.0 - los))
+    shares = np.asarray(certainty)
+    above_95, above_99 = float(np.mean(shares > 0.95)), float(np.mean(shares > 0.99))
+    summary = f"{format}: LOS > 0.95 in {above_95:.1%}, > 0.99 in {above_99:.1%}"
+    assert above_95 <= (0.15 if runs >= 300 else 0.17), summary
+    assert above_99 <= 0.04, summary

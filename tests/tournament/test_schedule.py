@@ -60,6 +60,23 @@ def test_swiss_pairs_by_points_and_avoids_repeat_pairings() -> None:
     assert second[0].idx == len(first)
 
 
+def test_swiss_beyond_its_pairings_plays_the_groups_that_met_least() -> None:
+    """Four bots have three pairings; from the fourth round on every grouping repeats one.
+    Then the pairs that met least often play (by points among those), so the field never
+    splits into a top and a bottom that stop meeting."""
+    bots = ["a", "b", "c", "d"]
+    points = {"a": 6.0, "b": 5.0, "c": 1.0, "d": 0.0}
+    met = {
+        frozenset(pair): count
+        for pair, count in ((("a", "b"), 4), (("c", "d"), 4), (("a", "c"), 2), (("b", "d"), 2))
+    } | {frozenset(("a", "d")): 2, frozenset(("b", "c")): 2}
+    round_ = swiss_round(bots, 2, 5, points, met, base_seed=3, first_idx=0)
+    groups = {frozenset(m.seats) for m in round_}
+    assert groups == {frozenset(("a", "c")), frozenset(("b", "d"))}  # not a-b, c-d again
+    once = swiss_round(bots, 2, 5, points, set(met), base_seed=3, first_idx=0)
+    assert {frozenset(m.seats) for m in once} == {frozenset(("a", "b")), frozenset(("c", "d"))}
+
+
 def test_swiss_gives_a_bye_when_the_count_does_not_divide() -> None:
     matches = swiss_round(["a", "b", "c"], 2, 0, {}, set(), base_seed=1, first_idx=0)
     assert len({frozenset(m.seats) for m in matches}) == 1
