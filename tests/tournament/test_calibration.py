@@ -25,10 +25,11 @@ from kassen.commands.tournament_run import start
 from tests.conftest import Depth
 from tournament import storage
 from tournament.config import BotEntry, TournamentConfig
+from tournament.ladder_service.ratings import PoolRatings
 from tournament.ratings import fit_ladder
 from tournament.reports import rated_matches, summarize
 from tournament.runner import TournamentRunner, play_builtin
-from tournament.schedule import round_robin
+from tournament.schedule import ScheduledMatch, round_robin
 
 
 @dataclass(frozen=True)
@@ -85,20 +86,29 @@ def los_between(records: list[storage.MatchRecord], better: str, worse: str) -> 
 def test_identical_bots_are_called_different_at_the_stated_rates(depth: Depth) -> None:
     per_scenario = depth(fast=100, slow=400)
     certainty = []
+    centre_covered = []  # identical bots: each one's true rating is the mean, 1500
     for number, scenario in enumerate(CALIBRATION):
         for base_seed in range(per_scenario):
-            los = los_between(play(scenario, 1000 * number + base_seed), "r", "r2")
+            records = play(scenario, 1000 * number + base_seed)
+            ladder = fit_ladder(rated_matches(records), ci="sandwich")
+            los = ladder.los_of("r", "r2")
             assert np.isfinite(los), (scenario, base_seed)
             certainty.append(max(los, 1.0 - los))
+            centre_covered += [e.ci_low <= 1500.0 <= e.ci_high for e in ladder.entries]
     shares = np.asarray(certainty)
     above_95, above_99 = float(np.mean(shares > 0.95)), float(np.mean(shares > 0.99))
     coverage = 1.0 - float(np.mean(shares > 0.975))
     band = (0.93, 0.97) if per_scenario >= 400 else (0.92, 0.98)
-    summary = f"LOS > 0.95: {above_95:.1%}, > 0.99: {above_99:.1%}, coverage {coverage:.1%}"
+    covered = float(np.mean(centre_covered))
+    summary = (
+        f"LOS > 0.95: {above_95:.1%}, > 0.99: {above_99:.1%}, coverage {coverage:.1%}, "
+        f"bots' intervals holding the truth {covered:.1%}"
+    )
     assert 0.05 <= above_95 <= 0.15, summary
     assert 0.002 <= above_99 <= 0.04, summary
     assert band[0] <= coverage <= band[1], summary
     assert float(np.max(shares)) < 0.9999, summary
+    assert 0.93 <= covered <= 0.985, summary  # measured 96-97%: a little conservative
 
 
 @pytest.mark.parametrize(
@@ -173,3 +183,34 @@ def test_swiss_and_gauntlet_tables_do_not_overclaim(
     summary = f"{format}: LOS > 0.95 in {above_95:.1%}, > 0.99 in {above_99:.1%}"
     assert above_95 <= (0.15 if runs >= 300 else 0.17), summary
     assert above_99 <= 0.04, summary
+
+
+def test_a_ladder_pools_intervals_hold_the_truth() -> None:
+    """The ladder service's own ratings (``PoolRatings``: every match on a fresh deal, its own
+    block) for six copies of random in two-player Rumble Nation, paired at random: every
+    bot's true rating is the pool's mean, 1500, and its 95% interval holds it in about 95%."""
+    rng = np.random.default_rng(11)
+    names = [f"b{i}" for i in range(6)]
+    config = TournamentConfig(
+        players=2,
+        bots=tuple(BotEntry(n, "builtin", "random") for n in names),
+        secret_seed=False,
+        seed=1,
+        replays=False,
+    )
+    entries = {entry.name: entry for entry in config.bots}
+    covered = []
+    for pool_number in range(60):
+        pool = PoolRatings(players=2)
+
+        async def run_pool(pool: PoolRatings = pool, pool_number: int = pool_number) -> None:
+            for idx in range(40):
+                seats = tuple(str(n) for n in rng.choice(names, 2, replace=False))
+                spec = ScheduledMatch(idx, idx, int(rng.integers(1, 2**62)), seats)
+                record, _ = await play_builtin(config, entries, spec, None, f"p{pool_number}")
+                pool.add(record.ranking, f"p{pool_number}-{idx}")
+
+        asyncio.run(run_pool())
+        covered += [r.low <= 1500.0 <= r.high for r in pool.ratings() if r.matches >= 3]
+    share = float(np.mean(covered))
+    assert len(covered) > 300 and 0.92 <= share <= 0.99, f"{share:.1%} of {len(covered)}"
