@@ -153,7 +153,12 @@ def print_ladder(engine: Engine, tournament_id: str, ci: str | None = None) -> N
         f"{summary.matches} matches{options_note(stored_options(t))}",
         caption="\n".join(
             (
-                f"Elo fitted jointly (Bradley-Terry, mean 1500); 95% intervals by {summary.ladder.method_label}; LOS: the likelihood that a bot is stronger than the next",
+                "Elo fitted jointly (Bradley-Terry, mean 1500)"
+                + (
+                    ""
+                    if summary.ladder.method == "none"
+                    else f"; 95% intervals by {summary.ladder.method_label}; LOS: the likelihood that a bot is stronger than the next"
+                ),
                 *summary.ladder.notes,
             )
         ),

@@ -300,7 +300,7 @@ def _notes(
     if method == "none":
         return (
             f"no intervals or LOS from {tally.n_groups} seed block: how much results vary from"
-            " one block to the next takes at least 2 to measure (play more games per group)",
+            " one block to the next takes at least 2 to measure (more games per group: --games)",
         )
     if method == "sandwich" and tally.n_groups < 10:
         notes.append(
