@@ -79,6 +79,13 @@ class BotEntry:
         return hashlib.sha256(content).hexdigest()[:16]
 
 
+def default_games(players: int) -> int:
+    """Two seed blocks, and at least four games: intervals and LOS are estimated from how
+    results vary between blocks, which one block cannot show (a 4-player default of 4 games
+    would be one block, and its table no intervals at all). Solo: four seeds."""
+    return max(4, 2 * players)
+
+
 @dataclass(frozen=True, slots=True)
 class TournamentConfig:
     game: str = "rumble-nation"
@@ -88,7 +95,8 @@ class TournamentConfig:
     format: str = "round-robin"
     bots: tuple[BotEntry, ...] = ()
     name: str = "tournament"
-    games_per_group: int = 4
+    #: Games per group, rounded up to whole seed blocks; None (the default): ``default_games``.
+    games_per_group: int | None = None
     rounds: int = 5
     candidate: str = ""
     #: The base seed. None: drawn secretly when the tournament starts (``with_seed``). A seed
@@ -122,6 +130,13 @@ class TournamentConfig:
     #: ``[runner] ray`` / ``--ray``: run the matches on this Ray cluster ("" for local
     #: processes). Where matches run changes no result, so resume may run them elsewhere.
     ray: str = ""
+
+    @property
+    def games(self) -> int:
+        """Games per group: as set, or ``default_games`` for these players."""
+        if self.games_per_group is None:
+            return default_games(self.players)
+        return self.games_per_group
 
     def __post_init__(self) -> None:
         if not self.variant:
@@ -391,7 +406,8 @@ def validate(config: TournamentConfig) -> None:
     """Raise ConfigError naming the first problem; nothing is started or written."""
     for field_name, (key, setting) in config_fields().items():
         value = getattr(config, field_name)
-        problem = None if value is None and key == "seed" else setting.problem(value)
+        unset = value is None and key in ("seed", "games_per_group")  # drawn / two blocks
+        problem = None if unset else setting.problem(value)
         if problem:
             flag = f" ({setting.flag})" if setting.flag else ""
             raise ConfigError(f"{key} {problem}{flag}")
@@ -464,7 +480,7 @@ def check_match_count(config: TournamentConfig) -> None:
     """The whole schedule within ``MAX_MATCHES``, counted before it is built (a schedule of
     10^9 matches would hold the runner for hours, growing, before the first match)."""
     count = match_count(
-        config.format, len(config.bots), config.players, config.games_per_group, config.rounds
+        config.format, len(config.bots), config.players, config.games, config.rounds
     )
     if count > MAX_MATCHES:
         what = "rounds" if config.format == "swiss" else "games_per_group (--games)"

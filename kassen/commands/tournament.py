@@ -101,7 +101,7 @@ def _settings_flags(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         dest="games_per_group",
-        help="games per group (rounded up to whole seed blocks)",
+        help="games per group, rounded up to whole seed blocks (default: two blocks, at least 4)",
     )
     parser.add_argument("--rounds", type=int, default=None, help="Swiss rounds")
     parser.add_argument("--candidate", default=None, help="the gauntlet's candidate bot")

@@ -79,16 +79,14 @@ def start(config: TournamentConfig) -> tuple[Any, str]:
     tournament_id = "t" + secrets.token_hex(4)
     names = [b.name for b in config.bots]
     if config.format == "round-robin":
-        scheduled = round_robin(
-            names, config.players, config.games_per_group, config.base_seed, config.deals
-        )
+        scheduled = round_robin(names, config.players, config.games, config.base_seed, config.deals)
     elif config.format == "gauntlet":
         field = [n for n in names if n != config.candidate]
         scheduled = gauntlet(
             config.candidate,
             field,
             config.players,
-            config.games_per_group,
+            config.games,
             config.base_seed,
             config.deals,
         )

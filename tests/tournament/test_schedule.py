@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
+import pytest
+
+from tournament.config import TournamentConfig
 from tournament.schedule import (
     block_seed,
     blocks_for,
@@ -92,3 +95,15 @@ def test_fresh_deals_give_every_match_its_own_seed_and_duplicate_deals_share_a_b
     assert fresh == round_robin(bots, players=2, games_per_group=4, base_seed=5, deals="fresh")
     swiss = swiss_round(bots, 2, 0, {}, set(), base_seed=1, first_idx=0, deals="fresh")
     assert len({m.seed for m in swiss}) == len(swiss)
+
+
+@pytest.mark.parametrize(
+    ("players", "games", "blocks"), [(1, 4, 4), (2, 4, 2), (3, 6, 2), (4, 8, 2)]
+)
+def test_the_default_games_give_two_seed_blocks(players: int, games: int, blocks: int) -> None:
+    """Intervals and LOS come from how results vary between seed blocks, which one block cannot
+    show: the default plays two (a 4-player default of 4 games was one block). Solo: 4 seeds."""
+    config = TournamentConfig(players=players)
+    assert config.games_per_group is None and config.games == games
+    assert blocks_for(config.games, players) == blocks
+    assert TournamentConfig(players=players, games_per_group=3).games == 3  # as given
