@@ -14,9 +14,11 @@ the engine takes it by itself, which saves every bot a pointless round trip.
 from __future__ import annotations
 
 import hashlib
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, NamedTuple, Protocol
 
 
@@ -181,6 +183,64 @@ class Game(Protocol):
     def describe(self, event: Event) -> str:
         """One readable line for a log."""
         ...
+
+    # Optional (read with ``getattr``, a game may leave them out): ``hooks``, a ``Hooks``.
+
+
+@dataclass(frozen=True, slots=True)
+class Hooks:
+    """The optional pieces of a game that the server, the built-in bots and the tools find by
+    looking the game up (``hooks_of``), so that no code outside a game's folder names a game.
+
+    A game registers them as its ``hooks`` attribute. Each piece of code is named
+    ``"module:attribute"`` and imported only when first used (``load_hook``): registering
+    costs no import. A piece left out takes the default said below.
+    """
+
+    #: ``() -> Mapping[str, GameState]``: prepared positions that make seat 0 meet the game's
+    #: rare kinds of decision (``kassen bot check``). Default: none.
+    decision_scenarios: str | None = None
+    #: ``(game) -> list[GameConfig]``: the whole games ``kassen bot check`` plays. Default:
+    #: the first variant with the fewest players, then each other variant with the most.
+    check_games: str | None = None
+    #: ``(seed) -> Policy``: the game's ``greedy`` bot. Default: none (``greedy`` is refused).
+    greedy: str | None = None
+    #: ``(view, seed) -> GameState``: a playable position rebuilt from one seat's view, what
+    #: it cannot see sampled (``from_view``). Default: none (no ``ismcts`` bot).
+    rebuild: str | None = None
+    #: A module with ``projected(state)`` (each seat's projected final score) and
+    #: ``stage(state)`` (the scoring stages passed): ``ismcts``'s ``leaf=evaluate``/``stage``.
+    #: Default: none (the rules' ``adjudicate()`` judges an unfinished rollout).
+    evaluation: str | None = None
+    #: ``(state, decision, rng) -> int``: the greedy bot's choice made on a rollout's
+    #: determinized state itself. Default: the ``greedy`` bot shown ``rollout_sight``.
+    greedy_rollout: str | None = None
+    #: ``(state, seat) -> view``: what the greedy bot is shown in a rollout. Default: the
+    #: seat's observation, ``state.observe(seat)``.
+    rollout_sight: str | None = None
+    #: ``ismcts`` parameters this game's search takes when they are not given (names and
+    #: values as in ``games/policies/ismcts_params.py``). Default: none (the general ones).
+    search_defaults: Mapping[str, Any] = field(default_factory=dict)
+
+
+NO_HOOKS = Hooks()
+
+
+def hooks_of(game: Game | None) -> Hooks:
+    """The hooks ``game`` registers (``NO_HOOKS`` for a game without, or for ``None``)."""
+    found = getattr(game, "hooks", None)
+    return found if isinstance(found, Hooks) else NO_HOOKS
+
+
+@cache
+def load_hook(ref: str) -> Any:
+    """The object a hook names, ``"package.module:attribute"`` (a dotted attribute such as
+    ``State.from_view`` too; the module itself without ``:``), imported on first use."""
+    module, _, attribute = ref.partition(":")
+    found: Any = importlib.import_module(module)
+    for name in filter(None, attribute.split(".")):
+        found = getattr(found, name)
+    return found
 
 
 def check_config(game: Game, config: GameConfig) -> None:

@@ -1,4 +1,10 @@
-"""The games Kassen can referee, by name."""
+"""The games Kassen can referee, by name: the one list of them.
+
+Each game registers with its ``GAME`` object everything the rest of Kassen needs from it: the
+rules (``games.contract.Game``) and, as its ``hooks`` (``games.contract.Hooks``), prepared
+positions and the built-in bots' pieces. Code outside a game's folder finds them here, by
+looking the game up, and never names a game.
+"""
 
 from __future__ import annotations
 

@@ -13,8 +13,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from games import GameConfig, get_game
-from games.contract import Game, GameState
+from games import GameConfig, games, get_game
+from games.contract import Game, GameState, hooks_of, load_hook
 from games.policies import make_policy
 from server.app import running_server
 from server.match import Match
@@ -158,37 +158,25 @@ def _verdict(match: Match) -> str:
 
 
 def whole_games(game: Game) -> list[GameConfig]:
-    """The whole games a bot plays: the first variant with the fewest players, then each other
-    variant with the most (Rumble Nation: 2-player base, 4-player advanced; Root: both maps with
-    two players, then autumn with three and with four)."""
-    if game.name == "root":
-        # Both maps with two players (the two-game contest), then one three-player game and
-        # one four-player game once their factions are in the engine (the Vagabond for four).
-        from games.root.lineup import unavailable
-
-        found = [GameConfig(2, v) for v in game.variants]
-        found += [GameConfig(n, game.variants[0]) for n in (3, 4) if unavailable(n) is None]
-        return found
+    """The whole games a bot plays: the game's own list if it registers ``check_games``
+    (Root: both maps with two players, then autumn with three and with four), else the first
+    variant with the fewest players, then each other variant with the most (Rumble Nation:
+    2-player base, 4-player advanced)."""
+    ref = hooks_of(game).check_games
+    if ref is not None:
+        return list(load_hook(ref)(game))
     found = [GameConfig(game.player_counts[0], game.variants[0])]
     found += [GameConfig(game.player_counts[-1], v) for v in game.variants[1:]]
     return found
 
 
 def decision_scenarios(game: str) -> dict[str, GameState]:
-    """Prepared positions that make seat 0 meet the game's rare kinds of decision."""
-    if game == "rumble-nation":
-        from games.rumble_nation.positions import decision_scenarios as rumble_nation
-
-        return dict(rumble_nation())
-    if game == "root":
-        from games.root.positions import decision_scenarios as root
-
-        return dict(root())
-    if game == "gnomeville":
-        from games.gnomeville.positions import decision_scenarios as gnomeville
-
-        return dict(gnomeville())
-    return {}
+    """Prepared positions that make seat 0 meet the game's rare kinds of decision: the
+    game's registered ``decision_scenarios`` (none if it registers none)."""
+    ref = hooks_of(games().get(game)).decision_scenarios
+    if ref is None:
+        return {}
+    return dict(load_hook(ref)())
 
 
 def kinds_check(kinds_met: int, results: Sequence[tuple[str, str]]) -> Check:

@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.contract import Event, GameConfig, InvalidConfig, check_config
+from games.contract import Event, GameConfig, Hooks, InvalidConfig, check_config
 from games.gnomeville.content import ContentError, ContentPack, default_pack, load_pack
+from games.gnomeville.hooks import HOOKS
 from games.gnomeville.state import ROUNDS, GnomevilleState
 
 VARIANTS = ("standard", "turn-by-turn", "master-build")
@@ -82,6 +83,8 @@ class Gnomeville:
     variants: tuple[str, ...] = VARIANTS
     player_counts: tuple[int, ...] = (1, 2, 3, 4)
     option_keys: tuple[str, ...] = OPTION_KEYS
+    #: Scenarios for ``kassen bot check``, the bots' pieces (``games.contract.Hooks``).
+    hooks: Hooks = HOOKS
 
     def new(self, config: GameConfig, seed: int) -> GnomevilleState:
         check_config(self, config)

@@ -4,9 +4,9 @@ Single-observer ISMCTS (SO-ISMCTS, Cowling, Powley & Whitehouse 2012) with one t
 decision, shared by all seats:
 
 * every iteration rebuilds a playable state from the seat's own observation with the game's
-  ``from_view(view, seed)`` (``ismcts_games.rebuild_for``): what the seat cannot see (other hands,
-  hidden cards, future chance) is sampled there, so the search never reads hidden state and
-  plays the same in-process and over the wire;
+  ``from_view(view, seed)`` (its ``rebuild`` hook, ``ismcts_games.rebuild_for``): what the
+  seat cannot see (other hands, hidden cards, future chance) is sampled there, so the search
+  never reads hidden state and plays the same in-process and over the wire;
 * nodes are keyed by the acting seat and the option's stable ``key``; an option legal in some
   determinizations only is judged with its availability count (UCB over the times it was
   offered, not over the parent's visits); each node's acting seat maximizes its own reward
@@ -15,7 +15,7 @@ decision, shared by all seats:
   decisions (``leaf=stage``: or until the game's next scoring stage), then the finished
   game's outcome or, for an unfinished position, the game's ``adjudicate()`` (``leaf=
   adjudicate``) or its projection of the final scores (``evaluate``, ``stage``: the
-  ``EVALUATION`` table); a seat's reward is its place (1 for first, 0 for last, shared places
+  ``evaluation`` hook); a seat's reward is its place (1 for first, 0 for last, shared places
   share) with a tenth for its score against the others', or with ``margin`` its score against
   the best other's;
 * with ``trust`` the greedy bot's choice is the prior; with ``verify`` the search's most

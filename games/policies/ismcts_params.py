@@ -66,8 +66,9 @@ PARAMS: dict[str, Param] = {
 }
 
 
-#: Per game, the values of the parameters not given (``None`` in ``IsmctsParams``; see
-#: docs/bots.md for the runs that chose them); ``FALLBACK`` for a game not listed.
+#: The values of the parameters not given (``None`` in ``IsmctsParams``) for a game that
+#: registers no ``search_defaults`` of its own (``games.contract.Hooks``; see docs/bots.md for
+#: the runs that chose each game's).
 FALLBACK: dict[str, Any] = {
     "iterations": 200,
     "rollout": "random",
@@ -75,17 +76,15 @@ FALLBACK: dict[str, Any] = {
     "leaf": "adjudicate",
     "verify": 0,
 }
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "rumble-nation": {},
-    "root": {"iterations": 20, "rollout": "greedy", "leaf": "stage", "verify": 8},
-    "gnomeville": {
-        "iterations": 50,
-        "rollout": "greedy",
-        "depth": 400,
-        "leaf": "stage",
-        "verify": 24,
-    },
-}
+
+
+def game_defaults(game: str) -> dict[str, Any]:
+    """The values of the parameters not given for ``game``: ``FALLBACK``, then the game's
+    registered ``search_defaults``."""
+    from games.contract import hooks_of
+    from games.registry import games
+
+    return {**FALLBACK, **hooks_of(games().get(game)).search_defaults}
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +106,7 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class IsmctsParams:
-    """The parameters as given; ``None``: the game's default (``GAME_DEFAULTS``)."""
+    """The parameters as given; ``None``: the game's default (``game_defaults``)."""
 
     iterations: int | None = None
     seconds: float = 0.0
@@ -123,7 +122,7 @@ class IsmctsParams:
 
     def resolved(self, game: str) -> Settings:
         """The parameters for ``game``: each one not given takes the game's default."""
-        table = {**FALLBACK, **GAME_DEFAULTS.get(game, {})}
+        table = game_defaults(game)
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         for key, value in table.items():
             if values[key] is None:

@@ -6,6 +6,7 @@ optional parameters: ``ismcts:seconds=1,c=0.7,rollout=greedy`` (games/policies/i
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from games.policies.base import Policy
 from games.policies.ismcts_params import BadParams, is_spec, parse_spec
@@ -19,19 +20,14 @@ class UnknownPolicy(LookupError):
 
 
 def _greedy(game: str) -> Callable[[int], Policy]:
-    if game == "rumble-nation":
-        from games.rumble_nation.greedy import GreedyPolicy
+    """The game's registered ``greedy`` bot (``games.contract.Hooks``)."""
+    from games.contract import hooks_of, load_hook
+    from games.registry import games
 
-        return GreedyPolicy
-    if game == "root":
-        from games.root.greedy import GreedyPolicy as RootGreedyPolicy
-
-        return RootGreedyPolicy
-    if game == "gnomeville":
-        from games.gnomeville.greedy import GreedyPolicy as GnomevilleGreedyPolicy
-
-        return GnomevilleGreedyPolicy
-    raise UnknownPolicy(f"no greedy policy for {game}")
+    ref = hooks_of(games().get(game)).greedy
+    if ref is None:
+        raise UnknownPolicy(f"no greedy policy for {game}")
+    return cast(Callable[[int], Policy], load_hook(ref))
 
 
 def is_builtin(spec: str) -> bool:

@@ -4,8 +4,9 @@ default) or all four with the Vagabond (four players, one game), either map."""
 
 from __future__ import annotations
 
-from games.contract import Event, GameConfig, InvalidConfig, check_config
+from games.contract import Event, GameConfig, Hooks, InvalidConfig, check_config
 from games.root.describe import describe
+from games.root.hooks import HOOKS
 from games.root.lineup import contest_games, named_factions, unavailable
 from games.root.state import MAPS, RootState
 
@@ -19,6 +20,8 @@ class Root:
     #: ``games``: a two-player contest of 1 or 2 games (default 2; three or four players play 1).
     #: ``factions``: the factions in seat order (a comma list), else dealt at random.
     option_keys: tuple[str, ...] = ("games", "factions")
+    #: Scenarios for ``kassen bot check``, the bots' pieces (``games.contract.Hooks``).
+    hooks: Hooks = HOOKS
 
     def new(self, config: GameConfig, seed: int) -> RootState:
         check_config(self, config)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from games.contract import Event, GameConfig, check_config
+from games.contract import Event, GameConfig, Hooks, check_config
 from games.rumble_nation.components import PLAYER_COUNTS, VARIANTS
 from games.rumble_nation.describe import describe
+from games.rumble_nation.hooks import HOOKS
 from games.rumble_nation.state import RumbleNationState
 
 
@@ -14,6 +15,8 @@ class RumbleNation:
     variants: tuple[str, ...] = VARIANTS
     player_counts: tuple[int, ...] = PLAYER_COUNTS
     option_keys: tuple[str, ...] = ()
+    #: Scenarios for ``kassen bot check``, the bots' pieces (``games.contract.Hooks``).
+    hooks: Hooks = HOOKS
 
     def new(self, config: GameConfig, seed: int) -> RumbleNationState:
         check_config(self, config)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from games.contract import Decision
 from games.policies.base import DecisionContext
 from games.rumble_nation.components import DAIMYO_POWER, USES_SMALL_TOKENS
 from games.rumble_nation.state import AFTER_ROLL, TURN, RumbleNationState
@@ -117,3 +118,30 @@ def _best_completion(s: RumbleNationState, seat: int, budget: list[int]) -> floa
         if budget[0] <= 0:
             break
     return best
+
+
+def rollout_choice(state: RumbleNationState, decision: Decision, rng: random.Random) -> int:
+    """The greedy choice on a search rollout's determinized state itself (the policy would
+    rebuild the state from an observation first: the same choice, ten times slower)."""
+    options = decision.options
+    seat = decision.seat
+    if decision.kind == "daimyo_draft":
+        return min(
+            range(len(options)),
+            key=lambda i: DAIMYO_PREFERENCE.index(options[i].value[1]),
+        )
+    base = evaluate(state, seat)
+    scores: list[float] = []
+    for index, option in enumerate(options):
+        what = option.value[0]
+        if what == "roll":
+            scores.append(base + ROLL_VALUE)
+        elif what == "reroll":
+            scores.append(base + REROLL_BELOW)
+        else:
+            trial = state.clone()
+            trial.apply(seat, index)
+            scores.append(_best_completion(trial, seat, [SEARCH_BUDGET]))
+    best = max(scores)
+    ties = [i for i, v in enumerate(scores) if v >= best - 1e-9]
+    return ties[0] if len(ties) == 1 else rng.choice(ties)

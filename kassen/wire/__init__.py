@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Protocol
 
 from games.contract import Decision, Event, Game, Option
 from kassen.v1 import referee_pb2 as pb
@@ -18,14 +18,32 @@ class UnsupportedGame(LookupError):
     pass
 
 
+class Adapter(Protocol):
+    """One game's views and options on the wire (``kassen/wire/<game>.py``)."""
+
+    GAME: str
+    FIELD: str
+
+    def view_to_proto(self, view: Any) -> Any: ...
+    def view_from_proto(self, msg: Any) -> Any: ...
+    def option_to_proto(self, option: Option) -> Any: ...
+    def option_value_from_proto(self, detail: Any) -> Any: ...
+    def ViewEncoder(self, target: Any) -> Any: ...  # the adapter's class
+
+
+#: The games with a wire format, by game name: each one has its own message in the
+#: ``Observation.game`` and ``Option.detail`` oneofs (``proto/``), so it has its own adapter.
+_LISTED: tuple[Adapter, ...] = (rumble_nation, root, gnomeville)
+ADAPTERS: dict[str, Adapter] = {a.GAME: a for a in _LISTED}
+#: The same, by their field in the oneofs.
+_BY_FIELD: dict[str, Adapter] = {a.FIELD: a for a in ADAPTERS.values()}
+
+
 def observation_to_proto(game: str, view: Any) -> pb.Observation:
-    if game == "rumble-nation":
-        return pb.Observation(rumble_nation=rumble_nation.view_to_proto(view))
-    if game == "root":
-        return pb.Observation(root=root.view_to_proto(view))
-    if game == "gnomeville":
-        return pb.Observation(gnomeville=gnomeville.view_to_proto(view))
-    raise UnsupportedGame(game)
+    adapter = ADAPTERS.get(game)
+    if adapter is None:
+        raise UnsupportedGame(game)
+    return pb.Observation(**{adapter.FIELD: adapter.view_to_proto(view)})
 
 
 class ObservationEncoder:
@@ -35,59 +53,40 @@ class ObservationEncoder:
     def __init__(self, game: str, target: pb.Observation) -> None:
         self.game = game
         self.target = target
-        self._rumble_nation = (
-            rumble_nation.ViewEncoder(target.rumble_nation) if game == "rumble-nation" else None
-        )
-        self._root = root.ViewEncoder(target.root) if game == "root" else None
-        self._gnomeville = (
-            gnomeville.ViewEncoder(target.gnomeville) if game == "gnomeville" else None
+        adapter = ADAPTERS.get(game)
+        self._encoder = (
+            adapter.ViewEncoder(getattr(target, adapter.FIELD)) if adapter is not None else None
         )
 
     def encode(self, view: Any) -> None:
-        if self._rumble_nation is not None:
-            self._rumble_nation.encode(view)
-        elif self._root is not None:
-            self._root.encode(view)
-        elif self._gnomeville is not None:
-            self._gnomeville.encode(view)
+        if self._encoder is not None:
+            self._encoder.encode(view)
         else:
             self.target.CopyFrom(observation_to_proto(self.game, view))
 
 
 def observation_from_proto(msg: pb.Observation) -> Any:
     which = msg.WhichOneof("game")
-    if which == "rumble_nation":
-        return rumble_nation.view_from_proto(msg.rumble_nation)
-    if which == "root":
-        return root.view_from_proto(msg.root)
-    if which == "gnomeville":
-        return gnomeville.view_from_proto(msg.gnomeville)
-    raise UnsupportedGame(str(which))
+    adapter = _BY_FIELD.get(str(which))
+    if adapter is None:
+        raise UnsupportedGame(str(which))
+    return adapter.view_from_proto(getattr(msg, adapter.FIELD))
 
 
 def option_to_proto(game: str, option: Option) -> pb.Option:
-    if game == "rumble-nation":
-        return pb.Option(
-            key=option.key, label=option.label, rumble_nation=rumble_nation.option_to_proto(option)
-        )
-    if game == "root":
-        return pb.Option(key=option.key, label=option.label, root=root.option_to_proto(option))
-    if game == "gnomeville":
-        return pb.Option(
-            key=option.key, label=option.label, gnomeville=gnomeville.option_to_proto(option)
-        )
-    return pb.Option(key=option.key, label=option.label)
+    adapter = ADAPTERS.get(game)
+    if adapter is None:
+        return pb.Option(key=option.key, label=option.label)
+    detail = adapter.option_to_proto(option)
+    return pb.Option(key=option.key, label=option.label, **{adapter.FIELD: detail})
 
 
 def option_from_proto(msg: pb.Option) -> Option:
     which = msg.WhichOneof("detail")
+    adapter = _BY_FIELD.get(str(which))
     value: tuple[Any, ...] = ()
-    if which == "rumble_nation":
-        value = rumble_nation.option_value_from_proto(msg.rumble_nation)
-    elif which == "root":
-        value = root.option_value_from_proto(msg.root)
-    elif which == "gnomeville":
-        value = gnomeville.option_value_from_proto(msg.gnomeville)
+    if adapter is not None:
+        value = adapter.option_value_from_proto(getattr(msg, adapter.FIELD))
     return Option(msg.key, msg.label, value)
 
 

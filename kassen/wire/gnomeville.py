@@ -13,6 +13,11 @@ from games.gnomeville.steps import Act
 from games.gnomeville.view import GnomeView, GnomevilleView, StepView, TownView
 from kassen.v1 import gnomeville_pb2 as pb
 
+#: The game this adapter carries (its name in ``games.registry``) and its field in the
+#: ``Observation.game`` and ``Option.detail`` oneofs (``kassen.wire.ADAPTERS``).
+GAME = "gnomeville"
+FIELD = "gnomeville"
+
 NONE = -1
 #: A Tile number as the generated code types it (the numbers are the engine's).
 TILE = pb.Tile.ValueType

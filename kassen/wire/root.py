@@ -8,6 +8,11 @@ from games.contract import Option
 from games.root.view import ClearingView, PlayerView, RootView, StepView
 from kassen.v1 import root_pb2 as pb
 
+#: The game this adapter carries (its name in ``games.registry``) and its field in the
+#: ``Observation.game`` and ``Option.detail`` oneofs (``kassen.wire.ADAPTERS``).
+GAME = "root"
+FIELD = "root"
+
 #: Named values already encoded (boards and steps repeat the same few values all game).
 _VALUES: dict[tuple[str, type, Any], pb.RootValue] = {}
 VALUE_CACHE_LIMIT = 50_000

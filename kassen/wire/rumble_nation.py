@@ -9,6 +9,11 @@ from games.rumble_nation.board import AREAS
 from games.rumble_nation.view import AreaView, PlayerView, RumbleNationView
 from kassen.v1 import rumble_nation_pb2 as pb
 
+#: The game this adapter carries (its name in ``games.registry``) and its field in the
+#: ``Observation.game`` and ``Option.detail`` oneofs (``kassen.wire.ADAPTERS``).
+GAME = "rumble-nation"
+FIELD = "rumble_nation"
+
 
 class ViewEncoder:
     """Encodes successive views of one seat, rebuilding only the areas and seats that changed.
