@@ -88,10 +88,10 @@ VAGABOND_RULINGS: dict[str, str] = {
     "003 gives VP for any removal: the Law is followed).",
     "RV6": "The pawn is not a warrior (Law 9.2.2): it cannot be removed and rules nothing; a "
     "Vagabond move never triggers the Alliance's Outrage (Law 8.2.6 speaks of warriors moving "
-    "in). Full Removal (Law 9.2.2.1): an effect that removes every enemy piece in his clearing "
-    "(a revolt, a favor card) damages three of his undamaged items, the Vagabond choosing one at "
-    "a time (decision vagabond.damage), all of them without a choice if he has three or fewer; "
-    "seed 003 says nothing of it.",
+    "in). Full Removal (Law 9.2.2.1): an enemy's effect that removes every enemy piece in his "
+    "clearing (a revolt, a favor card; never his coalition partner's, RT24) damages three of "
+    "his undamaged items, the Vagabond choosing one at a time (decision vagabond.damage), all "
+    "of them without a choice if he has three or fewer; seed 003 says nothing of it.",
     "RV7": "Resting (Law 9.6.1): in Evening, if the pawn is in a forest, every damaged item is "
     "repaired and flipped face up (seed 003 lets him rest anywhere: the Law is followed). A "
     "repair by a hammer or by Hideout keeps the item's side (Law 9.5.7).",
@@ -537,7 +537,7 @@ def warrior_removed(board: VagabondBoard, faction: str, *, infamy_allowed: bool)
 def allied_seats(g: RootState, seat: int) -> tuple[int, ...]:
     """Seats whose faction is Allied with the Vagabond at ``seat`` (Law 9.2.9.2)."""
     board = board_of(g, seat)
-    return tuple(s for s in g.enemies(seat) if board.relations.get(g.faction_of(s)) == ALLIED)
+    return tuple(s for s in g.others(seat) if board.relations.get(g.faction_of(s)) == ALLIED)
 
 
 def battle_allies(g: RootState, seat: int, c: int, defender: int) -> tuple[int, ...]:
@@ -808,7 +808,7 @@ def hostile_warriors_in(g: RootState, seat: int, c: int) -> bool:
     board = board_of(g, seat)
     return any(
         board.hostile(g.faction_of(s)) and g.woodland.warriors(g.faction_of(s), c) > 0
-        for s in g.enemies(seat)
+        for s in g.others(seat)
     )
 
 
@@ -818,11 +818,15 @@ def move_cost(g: RootState, seat: int, c: int) -> int:
 
 
 def present(g: RootState, seat: int, c: int) -> tuple[int, ...]:
-    """Other seats with a piece (warrior, building or token) in ``c``."""
-    w = g.woodland
-    return tuple(
-        s for s in g.enemies(seat) if w.warriors(g.faction_of(s), c) > 0 or g.has_pieces(s, c)
-    )
+    """Other seats with a piece (warrior, building or token) in ``c``: whom he may aid or steal
+    from (Law 9.5.4, Steal: "any player in your clearing"), a coalition partner too."""
+    return tuple(s for s in g.others(seat) if g.has_pieces(s, c))
+
+
+def enemies_present(g: RootState, seat: int, c: int) -> tuple[int, ...]:
+    """Enemies (``RootState.is_enemy``) with a piece in ``c``: whom he may battle or strike
+    (Law 4.3, 9.5.6), never a coalition partner (Law 9.2.8)."""
+    return tuple(s for s in present(g, seat, c) if g.is_enemy(seat, s))
 
 
 def _opt(key: str, label: str, *value: Any) -> Option:
@@ -883,10 +887,10 @@ def daylight_options(g: RootState, seat: int) -> list[Option]:
                     )
     for qid in quest_options(board, suit):
         found.append(_opt(f"quest:{qid}", f"quest {qid}", "quest", qid))
-    if SWORD in ready and present(g, seat, c):
+    if SWORD in ready and enemies_present(g, seat, c):
         found.append(_opt("battle", "battle", "battle"))
     if CROSSBOW in ready:
-        for s in present(g, seat, c):
+        for s in enemies_present(g, seat, c):
             faction = g.faction_of(s)
             if g.woodland.warriors(faction, c):
                 found.append(

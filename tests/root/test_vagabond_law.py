@@ -27,6 +27,7 @@ from games.root.vagabond import (
     RANGER,
     THIEF,
     TINKER,
+    DamageItems,
     VagabondBoard,
     VagabondDaylight,
     VagabondEvening,
@@ -289,6 +290,116 @@ def test_9_2_9_3_4_a_coalition_with_a_hostile_faction_makes_it_indifferent() -> 
     g.players[seat].hand = ["dominance_fox"]
     dominance.choose(g, seat, ("coalition", "dominance_fox", g.seat_of[ALLIANCE]))
     assert board.relations[ALLIANCE] == INDIFFERENT
+
+
+def form_coalition(g: RootState, seat: int, faction: str) -> int:
+    """The Vagabond at ``seat`` (12 VP) activates a dominance card to form a coalition with
+    ``faction`` (the fewest VP, Law 9.2.8); returns the partner's seat."""
+    partner = g.seat_of[faction]
+    for s in range(4):
+        g.players[s].vp = 12 if s == seat else (3 if s == partner else 5)
+    g.players[seat].hand = ["dominance_fox"]
+    dominance.choose(g, seat, ("coalition", "dominance_fox", partner))
+    assert g.players[seat].coalition == partner
+    return partner
+
+
+def test_rt24_no_battle_or_strike_against_his_coalition_partner() -> None:
+    """RT24, Law glossary 'Enemy' ("any other player that you are not in a coalition with")
+    with 9.2.8, 4.3 and 9.5.6: in a coalition with the Marquise he is offered neither battle
+    nor Strike against her, only against an enemy there; he may still aid her (any player)."""
+    g, seat = table()
+    marquise = form_coalition(g, seat, MARQUISE)
+    give_items(g, seat, SWORD, CROSSBOW, BOOT)
+    for faction in (EYRIE, ALLIANCE):
+        put(g, faction, 5, 0)
+    card_id = card_of(g, g.clearing_suit(5))
+    take_cards(g, seat, card_id)
+    daylight(g, seat, 5)  # her warrior, workshop and recruiter
+    assert "battle" not in keys(g)
+    assert not [k for k in keys(g) if k.startswith("strike:")]
+    assert f"aid:{marquise}:{card_id}" in keys(g)
+    eyrie = g.seat_of[EYRIE]
+    put(g, EYRIE, 5, 1)
+    daylight(g, seat, 5)
+    assert "battle" in keys(g)
+    assert [k for k in keys(g) if k.startswith("strike:")] == [f"strike:{eyrie}:warrior"]
+    assert battle_module.defenders(g, seat, 5) == (eyrie,)
+
+
+def test_rt24_his_coalition_partner_cannot_battle_his_pawn() -> None:
+    """RT24, Law 4.3 ("choose an enemy in the clearing of battle") with 9.2.8: the Marquise
+    in a coalition with him cannot attack his pawn; the Eyrie, an enemy of both, still can."""
+    g, seat = table()
+    marquise, eyrie = g.seat_of[MARQUISE], g.seat_of[EYRIE]
+    g.woodland.place_pawn(8)  # beside one Marquise warrior, nobody else
+    assert battle_module.battle_clearings(g, marquise, (8,)) == (8,)  # no coalition yet
+    form_coalition(g, seat, MARQUISE)
+    assert battle_module.battle_clearings(g, marquise, (8,)) == ()
+    assert battle_module.defenders(g, marquise, 8) == ()
+    put(g, EYRIE, 8, 1)
+    assert battle_module.defenders(g, marquise, 8) == (eyrie,)
+    assert battle_module.defenders(g, eyrie, 8) == (seat, marquise)
+
+
+def test_rt24_a_revolt_of_his_coalition_partner_spares_his_items() -> None:
+    """RT24, Law 8.4.1 ("remove all enemy pieces") and 9.2.2.I Full Removal ("whenever an
+    enemy player uses an effect that says it removes all enemy pieces"): the Alliance, his
+    partner, revolts in his clearing: the Marquise's pieces go, his items stay undamaged."""
+    from games.root.alliance import revolt
+
+    for partner in (None, ALLIANCE):
+        g, seat = table()
+        board = give_items(g, seat, BOOT, SWORD, TORCH, TEA)
+        if partner is not None:
+            form_coalition(g, seat, partner)
+        for s in range(4):
+            g.players[s].hand = []  # no Field Hospitals to answer
+        g.woodland.place_pawn(9)
+        g.woodland.add_token(ALLIANCE, SYMPATHY, 9)
+        revolt(g, g.seat_of[ALLIANCE], 9)
+        assert g.woodland.warriors(MARQUISE, 9) == 0
+        damaging = any(isinstance(step, DamageItems) for step in g.stack)
+        assert damaging == (partner is None)  # Full Removal by an enemy only
+        assert not any(d for _, _, d in board.items)
+
+
+def test_rt24_favor_cards_spare_coalition_partners_both_ways() -> None:
+    """RT24, the favor cards ("remove all enemy pieces in clearings of the suit") with 9.2.8
+    and 9.2.2.I: the Marquise's favor in his clearing damages none of his items, and his
+    favor leaves her warriors (and her relationship) alone while it removes the Eyrie's."""
+    g, seat = table()
+    board = give_items(g, seat, HAMMER, HAMMER, HAMMER, character=TINKER)
+    form_coalition(g, seat, MARQUISE)
+    for s in range(4):
+        g.players[s].hand = []  # no Field Hospitals to answer
+    g.woodland.place_pawn(9)
+    put(g, EYRIE, 9, 1)
+    favor(g, g.seat_of[MARQUISE], g.clearing_suit(9))
+    assert not any(isinstance(step, DamageItems) for step in g.stack)
+    assert not any(d for _, _, d in board.items) and g.woodland.warriors(EYRIE, 9) == 0
+    put(g, MARQUISE, 9, 2)
+    put(g, EYRIE, 9, 1)
+    for c in range(1, 13):
+        put(g, ALLIANCE, c, 0)
+    take_cards(g, seat, "favor_of_the_mice")
+    daylight(g, seat, 9)
+    choose(g, "craft:favor_of_the_mice")
+    assert g.woodland.warriors(MARQUISE, 9) == 2 and g.woodland.warriors(EYRIE, 9) == 0
+    assert board.relations[MARQUISE] == INDIFFERENT and board.hostile(EYRIE)
+
+
+def test_rt24_the_bots_count_no_coalition_partner_among_their_enemies() -> None:
+    """RT24: the greedy bots' reading of a decision (``Turn.enemies``, what their battle,
+    favor and threat yardsticks look at) leaves the partner out, both ways."""
+    from games.root.greedy.turn import Turn
+
+    g, seat = table()
+    marquise = form_coalition(g, seat, MARQUISE)
+    assert set(Turn(g.observe(seat), seat).enemies) == {EYRIE, ALLIANCE}
+    assert set(Turn(g.observe(marquise), marquise).enemies) == {EYRIE, ALLIANCE}
+    assert set(Turn(g.observe(1), 1).enemies) == {VAGABOND, ALLIANCE, MARQUISE}
+    assert g.enemies(seat) == (1, 2) and g.others(seat) == (1, 2, 3)
 
 
 def test_9_2_9_1_aids_needed_in_one_turn_and_the_points_of_each_space() -> None:
