@@ -196,6 +196,32 @@ def test_9_2_4_defenseless_without_an_undamaged_sword(dice: list[int]) -> None:
         assert taken == hits
 
 
+def test_rv9_the_marquise_may_battle_his_lone_pawn() -> None:
+    """RV9 ("other factions may attack his pawn where they have warriors"), Law 4.3 (the
+    defender is "an enemy in the clearing of battle"): a clearing holding only her warriors
+    and his pawn is offered to the Marquise for battle; not to her as his coalition partner
+    (RT24)."""
+    from games.root.marquise import Daylight
+
+    g, seat = table()
+    marquise = g.seat_of[MARQUISE]
+
+    def actions() -> list[str]:
+        step = Daylight(marquise)
+        step.stage, step.actions = "action", 3
+        g.current, g.stack = marquise, [step]
+        g.resume()
+        assert decision(g).kind == "marquise.action"
+        return keys(g)
+
+    g.woodland.place_pawn(FOREST_NW)
+    assert "action:battle" not in actions()  # nothing but her own pieces beside hers
+    g.woodland.place_pawn(8)  # beside one of her warriors, nobody else
+    assert "action:battle" in actions()
+    form_coalition(g, seat, MARQUISE)
+    assert "action:battle" not in actions()
+
+
 def test_9_2_5_1_only_face_up_tea_coins_and_bags_count_for_their_tracks() -> None:
     board = VagabondBoard()
     for item in (TEA, TEA, TEA, TEA, COIN, BAG):
