@@ -141,10 +141,13 @@ VAGABOND_RULINGS: dict[str, str] = {
     "RV15": "Moving with an ally (Law 9.2.9.2.2): whenever the pawn moves from a clearing to an "
     "adjacent clearing (a Daylight move or a slip), he may force any number, at least one, of "
     "one Allied faction's warriors in the origin to move along (decision vagabond.escort, keys "
-    "escort:<seat>:<n> and pass). They go with the pawn, so the move needs no rule (Law 9.2.3 "
-    "Nimble) and no extra boot; otherwise it is resolved as if that faction moved them (Golden "
-    "Rules, Use of Force): warriors moving into a sympathetic clearing outrage the Alliance at "
-    "the Allied faction's cost.",
+    "escort:<seat>:<n> and pass), at no extra boot. A forced move is resolved exactly as if "
+    "that faction chose it (Law 1.5.5), so its own move rules apply, not his Nimble: the "
+    "faction must rule the origin or the destination (Law 4.2.1; the Eyrie rule ties by Lords "
+    "of the Forest, as the Law's example of forcing the Eyrie to move says), judged on the map "
+    "as his move leaves it (the pawn rules nothing); an Allied faction that rules neither is "
+    "not offered for that move. Warriors moving into a sympathetic clearing outrage the "
+    "Alliance at the Allied faction's cost.",
 }
 
 #: Relationship values: Hostile, Indifferent, the two spaces after it, Allied.
@@ -557,27 +560,33 @@ def ally_hits_taken(g: RootState, seat: int, ally: int, on_ally: int, on_items: 
 
 
 def escort_options(g: RootState, seat: int, origin: int) -> tuple[Option, ...]:
-    """Law 9.2.9.2.2: after his move out of ``origin``, any number (at least one) of one
-    Allied faction's warriors there may be forced along (RV15)."""
+    """Law 9.2.9.2.2: after his move out of ``origin`` into the pawn's clearing, any number (at
+    least one) of one Allied faction's warriors there may be forced along, where that faction
+    could move them itself: it rules the origin or the destination (Law 1.5.5, 4.2.1; the
+    Eyrie's Lords of the Forest counting), judged as the pawn's move leaves the map (RV15)."""
     w = g.woodland
+    dst = w.pawn
+    if not isinstance(dst, int):
+        return ()
     return tuple(
         _opt(f"escort:{s}:{n}", f"bring {n} of seat {s}'s warriors", "escort", s, n)
         for s in allied_seats(g, seat)
+        if w.can_move(g.faction_of(s), origin, dst)
         for n in range(1, w.warriors(g.faction_of(s), origin) + 1)
     )
 
 
 def escort(g: RootState, ally: int, origin: int, count: int) -> None:
     """Move ``count`` of ``ally``'s warriors from ``origin`` to the pawn's clearing: a forced
-    move, resolved as if the ally made it (Golden Rules 'Use of Force'), so warriors moving
-    in may outrage the Alliance at the ally's cost (RV15)."""
+    move, resolved exactly as if the ally made it (Law 1.5.5): it needs the ally's rule of
+    either end (``escort_options``), and warriors moving in may outrage the Alliance at the
+    ally's cost (RV15)."""
     dst = g.woodland.pawn
     assert isinstance(dst, int)
     faction = g.faction_of(ally)
-    g.woodland.remove_warriors(faction, origin, count)  # with the pawn: no rule needed
-    g.woodland.place_warriors(faction, dst, count)
+    g.woodland.move(faction, origin, dst, count)  # ValueError without the ally's rule
     g.emit("move", seat=ally, src=origin, dst=dst, count=count)
-    for other in g.enemies(ally):
+    for other in g.others(ally):
         rules = g.rules(other)
         if rules.watches_moves:
             rules.enemy_moved(g, other, ally, dst)

@@ -472,8 +472,8 @@ def test_9_2_9_2_2_moving_with_an_ally_forces_its_warriors_along() -> None:
     board.relations[MARQUISE] = ALLIED
     put(g, MARQUISE, 9, 3)
     put(g, MARQUISE, 12, 0)
-    put(g, EYRIE, 9, 3)  # the Eyrie is not Allied: never offered; nobody rules 9
-    put(g, EYRIE, 12, 4)  # and it rules 12: the Marquise needs no rule to go along
+    put(g, EYRIE, 9, 2)  # the Eyrie is not Allied: never offered; the Marquise rules 9
+    put(g, EYRIE, 12, 4)  # and the Eyrie 12: her rule of the origin lets hers go along
     g.woodland.add_token(ALLIANCE, SYMPATHY, 12)
     outrage_card = card_of(g, g.clearing_suit(12))
     g.players[marquise].hand = []
@@ -491,6 +491,38 @@ def test_9_2_9_2_2_moving_with_an_ally_forces_its_warriors_along() -> None:
     assert (g.woodland.warriors(MARQUISE, 9), g.woodland.warriors(MARQUISE, 12)) == (1, 2)
     assert outrage_card not in g.players[marquise].hand  # given to the Alliance (Outrage)
     assert board.count(BOOT, ready=True) == 1  # no extra boot for them
+
+
+def test_rv15_9_2_9_2_2_an_escort_needs_the_allys_own_rule_of_either_end() -> None:
+    """RV15, Law 9.2.9.2.2 (Moving with Ally) with 1.5.5 (a forced move is resolved "exactly
+    as if that player were choosing to do this") and 4.2.1 ("you must rule the origin
+    clearing, destination clearing, or both"): an Allied faction's warriors go along only
+    where that faction could move them itself; the Eyrie rule ties (Lords of the Forest)."""
+    g, seat = table()
+    marquise, eyrie = g.seat_of[MARQUISE], g.seat_of[EYRIE]
+    board = give_items(g, seat, BOOT, BOOT, BOOT)
+    board.relations[MARQUISE] = ALLIED
+    board.relations[EYRIE] = ALLIED
+    put(g, MARQUISE, 9, 2)
+    put(g, EYRIE, 9, 2)  # a tie in 9: the Eyrie rule it (Lords of the Forest, Law 7.2.2)
+    put(g, MARQUISE, 12, 0)
+    put(g, EYRIE, 12, 3)  # the Eyrie rule 12 too
+    daylight(g, seat, 9)
+    choose(g, "move:12")
+    # The Marquise rules neither 9 nor 12: she could not move there, so she is not offered.
+    assert decision(g).kind == "vagabond.escort"
+    assert keys(g) == ["pass", f"escort:{eyrie}:1", f"escort:{eyrie}:2"]
+    choose(g, f"escort:{eyrie}:2")
+    assert g.woodland.warriors(EYRIE, 12) == 5 and g.woodland.warriors(MARQUISE, 9) == 2
+    # Back from 12 to 9 (now the Marquise's): the Eyrie rule the origin, all five may go.
+    choose(g, "move:9")
+    assert keys(g) == ["pass", *(f"escort:{eyrie}:{n}" for n in range(1, 6))]
+    choose(g, "pass")
+    # Into 4 (nobody there) from 9, ruled by the Marquise: her warriors go along.
+    put(g, MARQUISE, 4, 0)
+    choose(g, "move:4")
+    assert keys(g) == ["pass", f"escort:{marquise}:1", f"escort:{marquise}:2"]
+    assert board.count(BOOT, ready=True) == 0
 
 
 def test_9_2_9_2_2_a_slip_between_clearings_brings_allies_too() -> None:
