@@ -220,7 +220,7 @@ def martial_law(g: RootState, seat: int, c: int) -> bool:
     """Law 8.4.2.2.1: another player has at least three warriors in ``c`` (RA8)."""
     w = g.woodland
     return any(
-        w.warriors(g.faction_of(other), c) >= MARTIAL_LAW_WARRIORS for other in g.enemies(seat)
+        w.warriors(g.faction_of(other), c) >= MARTIAL_LAW_WARRIORS for other in g.others(seat)
     )
 
 
@@ -268,12 +268,13 @@ def revolt_sites(g: RootState, seat: int) -> tuple[int, ...]:
     if len(supporters) < REVOLT_COST:
         return ()
     w = g.woodland
+    enemies = {g.faction_of(e) for e in g.enemies(seat)}
     found = []
     for c in sympathy_clearings(g):
         suit = g.clearing_suit(c)
         if BASE_OF_SUIT[suit] not in free or len(matching(supporters, suit)) < REVOLT_COST:
             continue
-        enemy_buildings = sum(1 for owner, _ in w.buildings(c) if owner not in (None, ALLIANCE))
+        enemy_buildings = sum(1 for owner, _ in w.buildings(c) if owner in enemies)
         if w.free_slots(c) + enemy_buildings > 0:
             found.append(c)
     return tuple(found)

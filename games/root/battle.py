@@ -64,17 +64,35 @@ _FIRST: tuple[Option, ...] = tuple(
 def battle_clearings(
     g: RootState, seat: int, within: tuple[int, ...] | None = None
 ) -> tuple[int, ...]:
-    """Clearings where ``seat`` has warriors and some enemy has pieces (optionally in ``within``)."""
+    """Clearings where ``seat`` has warriors (the Vagabond: his pawn, Law 9.5.2) and some enemy
+    has pieces or its pawn (optionally only those in ``within``): where ``defenders`` is not
+    empty."""
     w = g.woodland
     faction = g.faction_of(seat)
     where = within if within is not None else range(1, 13)
     pawn = w.pawn
-    if g.rules(seat).pawn:  # the Vagabond battles where his pawn is (Law 9.5.2)
+    mine = g.rules(seat).pawn
+    if len(g.enemies(seat)) < g.n - 1:  # in a coalition: its partner is no enemy (Law 9.2.8)
+        return tuple(
+            c
+            for c in where
+            if (c == pawn if mine else w.warriors(faction, c)) and defenders(g, seat, c)
+        )
+    # Every other seat is an enemy: any other piece there, or the Vagabond's pawn (his items
+    # take the hits, Law 9.2.6), makes a defender (``defenders``, quicker).
+    if mine:
         return tuple(c for c in where if c == pawn and w.has_other_pieces(faction, c))
-    # Every other faction is an enemy (no alliances among the base factions); the Vagabond's
-    # pawn can be attacked (its items take the hits, Law 9.2.6).
     return tuple(
         c for c in where if w.warriors(faction, c) and (w.has_other_pieces(faction, c) or c == pawn)
+    )
+
+
+def defenders(g: RootState, attacker: int, c: int) -> tuple[int, ...]:
+    """Law 4.3: the enemies (``RootState.is_enemy``) ``attacker`` may battle in ``c``: those
+    with a piece there, or whose pawn is there."""
+    pawn = g.woodland.pawn
+    return tuple(
+        e for e in g.enemies(attacker) if g.has_pieces(e, c) or (pawn == c and g.rules(e).pawn)
     )
 
 
@@ -171,13 +189,7 @@ class Battle(Step):
                 where = battle_clearings(g, self.attacker, self.clearings)
                 return tuple(clearing_option(c) for c in where)
             if stage == "defender":
-                c = self.clearing
-                pawn = g.woodland.pawn
-                return tuple(
-                    seat_option(e)
-                    for e in g.enemies(self.attacker)
-                    if g.has_pieces(e, c) or (pawn == c and g.rules(e).pawn)
-                )
+                return tuple(seat_option(e) for e in defenders(g, self.attacker, self.clearing))
             if stage == "ally":
                 allies = self._allies(g)
                 if allies:

@@ -61,7 +61,7 @@ _USE: dict[str, Option] = {
 
 
 def _others_with_cards(g: RootState, seat: int) -> tuple[int, ...]:
-    return tuple(s for s in g.enemies(seat) if g.players[s].hand)
+    return tuple(s for s in g.others(seat) if g.players[s].hand)
 
 
 def usable(g: RootState, seat: int, effect: str) -> bool:

@@ -255,9 +255,9 @@ def _recruit_sites(
 
 
 def _can_battle(g: RootState, seat: int) -> bool:
-    """Whether some clearing has Marquise warriors and enemy pieces (cheap ``battle_clearings``)."""
-    w = g.woodland
-    return any(w.warriors(MARQUISE, c) and w.has_other_pieces(MARQUISE, c) for c in CLEARING_IDS)
+    """Whether some clearing has Marquise warriors and an enemy to battle (``battle_clearings``:
+    an enemy's piece or pawn, never a coalition partner's)."""
+    return bool(battle_clearings(g, seat))
 
 
 def _can_move(g: RootState, ruled: list[bool]) -> bool:

@@ -83,7 +83,7 @@ class Move(Step):
             self.stage = "over"
             # Warriors moving in may outrage another faction (the Alliance, Law 8.2.6): once per
             # move. The Vagabond's pawn is no warrior: its moves must not call this.
-            for other in g.enemies(seat):
+            for other in g.others(seat):
                 rules = g.rules(other)
                 if rules.watches_moves:
                     rules.enemy_moved(g, other, seat, dst)

@@ -2,10 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from games.root.cards import CARD_BY_ID
 from games.root.faction import FactionBoard
+
+
+class InCoalition(Protocol):
+    """A player, or its view: the seat it formed a coalition with (None or -1: none)."""
+
+    @property
+    def coalition(self) -> int | None: ...
+
+
+def is_enemy(players: Sequence[InCoalition], seat: int, other: int) -> bool:
+    """Whether ``other`` is an enemy of ``seat``: the Law's one definition (Enemy, in the
+    glossary): "any other player that you are not in a coalition with" (Law 9.2.8). A
+    Vagabond in a coalition and his partner are not enemies either way: neither battles,
+    strikes or removes the other (Law 4.3, 9.5.6), and an effect removing all enemy pieces
+    (a revolt, a favor card) spares the other's pieces, and so the Vagabond's items (Full
+    Removal, Law 9.2.2.I). Every "enemy" of the engine and the bots asks this."""
+    return other != seat and players[seat].coalition != other and players[other].coalition != seat
 
 
 class Player:

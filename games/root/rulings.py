@@ -121,6 +121,18 @@ CORE_RULINGS: dict[str, str] = {
     "ranked right after his partner. When they win, Outcome.shared holds the two: both seats "
     "get rank 1 in MatchOver (unless one of them failed), and ratings, head-to-head and the "
     "SPRT count them as sharing first place (a draw between them).",
+    "RT24": "Coalition partners are not enemies (the Law's glossary: an enemy is 'any other "
+    "player that you are not in a coalition with', Law 9.2.8): one test of enmity "
+    "(players.is_enemy) serves every rule and bot that says enemy. A Vagabond in a coalition "
+    "and his partner never battle each other (neither is a defender the other may choose, and "
+    "a clearing with no other enemy is no clearing of battle: a Battle the Decree or an "
+    "operation asks for cannot be taken there, RE10), he never Strikes the partner, and an "
+    "effect removing all enemy pieces (a revolt, a favor card) spares the other's pieces, so "
+    "the partner's revolt or favor damages none of his items (Full Removal, RV6) and his favor "
+    "never makes the partner's faction Hostile. What the Law gives to 'another player' "
+    "still holds between partners: Aid, Steal, Outrage, Martial Law, Stand and Deliver!, "
+    "Codebreakers, and his relationship with the partner's faction (Hostile warriors still "
+    "cost him an extra boot).",
 }
 
 RULINGS: dict[str, str] = {

@@ -38,7 +38,7 @@ from games.root.cards import (
 from games.root.faction import Faction
 from games.root.items import ITEM_SUPPLY
 from games.root.maps import BOARDS, Board, deal_winter_suits, with_suits
-from games.root.players import Player
+from games.root.players import Player, is_enemy
 from games.root.steps import Step
 from games.root.suits import matches
 from games.root.woodland import Woodland
@@ -365,8 +365,23 @@ class RootState(GameState):
             current, n = self.current, self.n
             self.winner = min(reached, key=lambda s: (s - current) % n)
 
+    def others(self, seat: int) -> tuple[int, ...]:
+        """Every other seat: the Law's "another player" (Outrage, Martial Law, Stand and
+        Deliver!, Codebreakers, Steal, Aid, the Vagabond's relationships)."""
+        return _OTHERS[self.n][seat]
+
+    def is_enemy(self, seat: int, other: int) -> bool:
+        """Whether ``other`` is an enemy of ``seat`` (``players.is_enemy``: coalition partners
+        are not, Law 9.2.8)."""
+        return is_enemy(self.players, seat, other)
+
     def enemies(self, seat: int) -> tuple[int, ...]:
-        return _ENEMIES[self.n][seat]
+        """The enemies of ``seat`` (``is_enemy``): every other seat but a coalition partner."""
+        others = _OTHERS[self.n][seat]
+        players = self.players
+        if players[seat].coalition is None and all(p.coalition != seat for p in players):
+            return others
+        return tuple(s for s in others if is_enemy(players, seat, s))
 
     def faction_of(self, seat: int) -> str:
         return self.players[seat].faction
@@ -491,7 +506,7 @@ class RootState(GameState):
             self.woodland.remove_building(faction, kind, c)
         self._emit("remove", seat=seat, piece=kind, clearing=c, count=1, by=by)
         self.rules(seat).piece_removed(self, seat, c, kind, by)
-        if by is not None and by != seat:
+        if by is not None and self.is_enemy(by, seat):
             self.score(by, 1, "removal")
 
     def pieces_of(self, seat: int, c: int) -> list[str]:
@@ -622,7 +637,7 @@ class RootState(GameState):
 
 _DOMINANCE: frozenset[str] = frozenset(DOMINANCE_IDS)
 
-_ENEMIES: dict[int, tuple[tuple[int, ...], ...]] = {
+_OTHERS: dict[int, tuple[tuple[int, ...], ...]] = {
     n: tuple(tuple(s for s in range(n) if s != seat) for seat in range(n)) for n in range(1, 7)
 }
 

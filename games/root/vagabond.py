@@ -88,10 +88,10 @@ VAGABOND_RULINGS: dict[str, str] = {
     "003 gives VP for any removal: the Law is followed).",
     "RV6": "The pawn is not a warrior (Law 9.2.2): it cannot be removed and rules nothing; a "
     "Vagabond move never triggers the Alliance's Outrage (Law 8.2.6 speaks of warriors moving "
-    "in). Full Removal (Law 9.2.2.1): an effect that removes every enemy piece in his clearing "
-    "(a revolt, a favor card) damages three of his undamaged items, the Vagabond choosing one at "
-    "a time (decision vagabond.damage), all of them without a choice if he has three or fewer; "
-    "seed 003 says nothing of it.",
+    "in). Full Removal (Law 9.2.2.1): an enemy's effect that removes every enemy piece in his "
+    "clearing (a revolt, a favor card; never his coalition partner's, RT24) damages three of "
+    "his undamaged items, the Vagabond choosing one at a time (decision vagabond.damage), all "
+    "of them without a choice if he has three or fewer; seed 003 says nothing of it.",
     "RV7": "Resting (Law 9.6.1): in Evening, if the pawn is in a forest, every damaged item is "
     "repaired and flipped face up (seed 003 lets him rest anywhere: the Law is followed). A "
     "repair by a hammer or by Hideout keeps the item's side (Law 9.5.7).",
@@ -141,10 +141,13 @@ VAGABOND_RULINGS: dict[str, str] = {
     "RV15": "Moving with an ally (Law 9.2.9.2.2): whenever the pawn moves from a clearing to an "
     "adjacent clearing (a Daylight move or a slip), he may force any number, at least one, of "
     "one Allied faction's warriors in the origin to move along (decision vagabond.escort, keys "
-    "escort:<seat>:<n> and pass). They go with the pawn, so the move needs no rule (Law 9.2.3 "
-    "Nimble) and no extra boot; otherwise it is resolved as if that faction moved them (Golden "
-    "Rules, Use of Force): warriors moving into a sympathetic clearing outrage the Alliance at "
-    "the Allied faction's cost.",
+    "escort:<seat>:<n> and pass), at no extra boot. A forced move is resolved exactly as if "
+    "that faction chose it (Law 1.5.5), so its own move rules apply, not his Nimble: the "
+    "faction must rule the origin or the destination (Law 4.2.1; the Eyrie rule ties by Lords "
+    "of the Forest, as the Law's example of forcing the Eyrie to move says), judged on the map "
+    "as his move leaves it (the pawn rules nothing); an Allied faction that rules neither is "
+    "not offered for that move. Warriors moving into a sympathetic clearing outrage the "
+    "Alliance at the Allied faction's cost.",
 }
 
 #: Relationship values: Hostile, Indifferent, the two spaces after it, Allied.
@@ -537,7 +540,7 @@ def warrior_removed(board: VagabondBoard, faction: str, *, infamy_allowed: bool)
 def allied_seats(g: RootState, seat: int) -> tuple[int, ...]:
     """Seats whose faction is Allied with the Vagabond at ``seat`` (Law 9.2.9.2)."""
     board = board_of(g, seat)
-    return tuple(s for s in g.enemies(seat) if board.relations.get(g.faction_of(s)) == ALLIED)
+    return tuple(s for s in g.others(seat) if board.relations.get(g.faction_of(s)) == ALLIED)
 
 
 def battle_allies(g: RootState, seat: int, c: int, defender: int) -> tuple[int, ...]:
@@ -557,27 +560,33 @@ def ally_hits_taken(g: RootState, seat: int, ally: int, on_ally: int, on_items: 
 
 
 def escort_options(g: RootState, seat: int, origin: int) -> tuple[Option, ...]:
-    """Law 9.2.9.2.2: after his move out of ``origin``, any number (at least one) of one
-    Allied faction's warriors there may be forced along (RV15)."""
+    """Law 9.2.9.2.2: after his move out of ``origin`` into the pawn's clearing, any number (at
+    least one) of one Allied faction's warriors there may be forced along, where that faction
+    could move them itself: it rules the origin or the destination (Law 1.5.5, 4.2.1; the
+    Eyrie's Lords of the Forest counting), judged as the pawn's move leaves the map (RV15)."""
     w = g.woodland
+    dst = w.pawn
+    if not isinstance(dst, int):
+        return ()
     return tuple(
         _opt(f"escort:{s}:{n}", f"bring {n} of seat {s}'s warriors", "escort", s, n)
         for s in allied_seats(g, seat)
+        if w.can_move(g.faction_of(s), origin, dst)
         for n in range(1, w.warriors(g.faction_of(s), origin) + 1)
     )
 
 
 def escort(g: RootState, ally: int, origin: int, count: int) -> None:
     """Move ``count`` of ``ally``'s warriors from ``origin`` to the pawn's clearing: a forced
-    move, resolved as if the ally made it (Golden Rules 'Use of Force'), so warriors moving
-    in may outrage the Alliance at the ally's cost (RV15)."""
+    move, resolved exactly as if the ally made it (Law 1.5.5): it needs the ally's rule of
+    either end (``escort_options``), and warriors moving in may outrage the Alliance at the
+    ally's cost (RV15)."""
     dst = g.woodland.pawn
     assert isinstance(dst, int)
     faction = g.faction_of(ally)
-    g.woodland.remove_warriors(faction, origin, count)  # with the pawn: no rule needed
-    g.woodland.place_warriors(faction, dst, count)
+    g.woodland.move(faction, origin, dst, count)  # ValueError without the ally's rule
     g.emit("move", seat=ally, src=origin, dst=dst, count=count)
-    for other in g.enemies(ally):
+    for other in g.others(ally):
         rules = g.rules(other)
         if rules.watches_moves:
             rules.enemy_moved(g, other, ally, dst)
@@ -808,7 +817,7 @@ def hostile_warriors_in(g: RootState, seat: int, c: int) -> bool:
     board = board_of(g, seat)
     return any(
         board.hostile(g.faction_of(s)) and g.woodland.warriors(g.faction_of(s), c) > 0
-        for s in g.enemies(seat)
+        for s in g.others(seat)
     )
 
 
@@ -818,11 +827,15 @@ def move_cost(g: RootState, seat: int, c: int) -> int:
 
 
 def present(g: RootState, seat: int, c: int) -> tuple[int, ...]:
-    """Other seats with a piece (warrior, building or token) in ``c``."""
-    w = g.woodland
-    return tuple(
-        s for s in g.enemies(seat) if w.warriors(g.faction_of(s), c) > 0 or g.has_pieces(s, c)
-    )
+    """Other seats with a piece (warrior, building or token) in ``c``: whom he may aid or steal
+    from (Law 9.5.4, Steal: "any player in your clearing"), a coalition partner too."""
+    return tuple(s for s in g.others(seat) if g.has_pieces(s, c))
+
+
+def enemies_present(g: RootState, seat: int, c: int) -> tuple[int, ...]:
+    """Enemies (``RootState.is_enemy``) with a piece in ``c``: whom he may battle or strike
+    (Law 4.3, 9.5.6), never a coalition partner (Law 9.2.8)."""
+    return tuple(s for s in present(g, seat, c) if g.is_enemy(seat, s))
 
 
 def _opt(key: str, label: str, *value: Any) -> Option:
@@ -883,10 +896,10 @@ def daylight_options(g: RootState, seat: int) -> list[Option]:
                     )
     for qid in quest_options(board, suit):
         found.append(_opt(f"quest:{qid}", f"quest {qid}", "quest", qid))
-    if SWORD in ready and present(g, seat, c):
+    if SWORD in ready and enemies_present(g, seat, c):
         found.append(_opt("battle", "battle", "battle"))
     if CROSSBOW in ready:
-        for s in present(g, seat, c):
+        for s in enemies_present(g, seat, c):
             faction = g.faction_of(s)
             if g.woodland.warriors(faction, c):
                 found.append(

@@ -27,6 +27,7 @@ from games.root.vagabond import (
     RANGER,
     THIEF,
     TINKER,
+    DamageItems,
     VagabondBoard,
     VagabondDaylight,
     VagabondEvening,
@@ -195,6 +196,32 @@ def test_9_2_4_defenseless_without_an_undamaged_sword(dice: list[int]) -> None:
         assert taken == hits
 
 
+def test_rv9_the_marquise_may_battle_his_lone_pawn() -> None:
+    """RV9 ("other factions may attack his pawn where they have warriors"), Law 4.3 (the
+    defender is "an enemy in the clearing of battle"): a clearing holding only her warriors
+    and his pawn is offered to the Marquise for battle; not to her as his coalition partner
+    (RT24)."""
+    from games.root.marquise import Daylight
+
+    g, seat = table()
+    marquise = g.seat_of[MARQUISE]
+
+    def actions() -> list[str]:
+        step = Daylight(marquise)
+        step.stage, step.actions = "action", 3
+        g.current, g.stack = marquise, [step]
+        g.resume()
+        assert decision(g).kind == "marquise.action"
+        return keys(g)
+
+    g.woodland.place_pawn(FOREST_NW)
+    assert "action:battle" not in actions()  # nothing but her own pieces beside hers
+    g.woodland.place_pawn(8)  # beside one of her warriors, nobody else
+    assert "action:battle" in actions()
+    form_coalition(g, seat, MARQUISE)
+    assert "action:battle" not in actions()
+
+
 def test_9_2_5_1_only_face_up_tea_coins_and_bags_count_for_their_tracks() -> None:
     board = VagabondBoard()
     for item in (TEA, TEA, TEA, TEA, COIN, BAG):
@@ -291,6 +318,116 @@ def test_9_2_9_3_4_a_coalition_with_a_hostile_faction_makes_it_indifferent() -> 
     assert board.relations[ALLIANCE] == INDIFFERENT
 
 
+def form_coalition(g: RootState, seat: int, faction: str) -> int:
+    """The Vagabond at ``seat`` (12 VP) activates a dominance card to form a coalition with
+    ``faction`` (the fewest VP, Law 9.2.8); returns the partner's seat."""
+    partner = g.seat_of[faction]
+    for s in range(4):
+        g.players[s].vp = 12 if s == seat else (3 if s == partner else 5)
+    g.players[seat].hand = ["dominance_fox"]
+    dominance.choose(g, seat, ("coalition", "dominance_fox", partner))
+    assert g.players[seat].coalition == partner
+    return partner
+
+
+def test_rt24_no_battle_or_strike_against_his_coalition_partner() -> None:
+    """RT24, Law glossary 'Enemy' ("any other player that you are not in a coalition with")
+    with 9.2.8, 4.3 and 9.5.6: in a coalition with the Marquise he is offered neither battle
+    nor Strike against her, only against an enemy there; he may still aid her (any player)."""
+    g, seat = table()
+    marquise = form_coalition(g, seat, MARQUISE)
+    give_items(g, seat, SWORD, CROSSBOW, BOOT)
+    for faction in (EYRIE, ALLIANCE):
+        put(g, faction, 5, 0)
+    card_id = card_of(g, g.clearing_suit(5))
+    take_cards(g, seat, card_id)
+    daylight(g, seat, 5)  # her warrior, workshop and recruiter
+    assert "battle" not in keys(g)
+    assert not [k for k in keys(g) if k.startswith("strike:")]
+    assert f"aid:{marquise}:{card_id}" in keys(g)
+    eyrie = g.seat_of[EYRIE]
+    put(g, EYRIE, 5, 1)
+    daylight(g, seat, 5)
+    assert "battle" in keys(g)
+    assert [k for k in keys(g) if k.startswith("strike:")] == [f"strike:{eyrie}:warrior"]
+    assert battle_module.defenders(g, seat, 5) == (eyrie,)
+
+
+def test_rt24_his_coalition_partner_cannot_battle_his_pawn() -> None:
+    """RT24, Law 4.3 ("choose an enemy in the clearing of battle") with 9.2.8: the Marquise
+    in a coalition with him cannot attack his pawn; the Eyrie, an enemy of both, still can."""
+    g, seat = table()
+    marquise, eyrie = g.seat_of[MARQUISE], g.seat_of[EYRIE]
+    g.woodland.place_pawn(8)  # beside one Marquise warrior, nobody else
+    assert battle_module.battle_clearings(g, marquise, (8,)) == (8,)  # no coalition yet
+    form_coalition(g, seat, MARQUISE)
+    assert battle_module.battle_clearings(g, marquise, (8,)) == ()
+    assert battle_module.defenders(g, marquise, 8) == ()
+    put(g, EYRIE, 8, 1)
+    assert battle_module.defenders(g, marquise, 8) == (eyrie,)
+    assert battle_module.defenders(g, eyrie, 8) == (seat, marquise)
+
+
+def test_rt24_a_revolt_of_his_coalition_partner_spares_his_items() -> None:
+    """RT24, Law 8.4.1 ("remove all enemy pieces") and 9.2.2.I Full Removal ("whenever an
+    enemy player uses an effect that says it removes all enemy pieces"): the Alliance, his
+    partner, revolts in his clearing: the Marquise's pieces go, his items stay undamaged."""
+    from games.root.alliance import revolt
+
+    for partner in (None, ALLIANCE):
+        g, seat = table()
+        board = give_items(g, seat, BOOT, SWORD, TORCH, TEA)
+        if partner is not None:
+            form_coalition(g, seat, partner)
+        for s in range(4):
+            g.players[s].hand = []  # no Field Hospitals to answer
+        g.woodland.place_pawn(9)
+        g.woodland.add_token(ALLIANCE, SYMPATHY, 9)
+        revolt(g, g.seat_of[ALLIANCE], 9)
+        assert g.woodland.warriors(MARQUISE, 9) == 0
+        damaging = any(isinstance(step, DamageItems) for step in g.stack)
+        assert damaging == (partner is None)  # Full Removal by an enemy only
+        assert not any(d for _, _, d in board.items)
+
+
+def test_rt24_favor_cards_spare_coalition_partners_both_ways() -> None:
+    """RT24, the favor cards ("remove all enemy pieces in clearings of the suit") with 9.2.8
+    and 9.2.2.I: the Marquise's favor in his clearing damages none of his items, and his
+    favor leaves her warriors (and her relationship) alone while it removes the Eyrie's."""
+    g, seat = table()
+    board = give_items(g, seat, HAMMER, HAMMER, HAMMER, character=TINKER)
+    form_coalition(g, seat, MARQUISE)
+    for s in range(4):
+        g.players[s].hand = []  # no Field Hospitals to answer
+    g.woodland.place_pawn(9)
+    put(g, EYRIE, 9, 1)
+    favor(g, g.seat_of[MARQUISE], g.clearing_suit(9))
+    assert not any(isinstance(step, DamageItems) for step in g.stack)
+    assert not any(d for _, _, d in board.items) and g.woodland.warriors(EYRIE, 9) == 0
+    put(g, MARQUISE, 9, 2)
+    put(g, EYRIE, 9, 1)
+    for c in range(1, 13):
+        put(g, ALLIANCE, c, 0)
+    take_cards(g, seat, "favor_of_the_mice")
+    daylight(g, seat, 9)
+    choose(g, "craft:favor_of_the_mice")
+    assert g.woodland.warriors(MARQUISE, 9) == 2 and g.woodland.warriors(EYRIE, 9) == 0
+    assert board.relations[MARQUISE] == INDIFFERENT and board.hostile(EYRIE)
+
+
+def test_rt24_the_bots_count_no_coalition_partner_among_their_enemies() -> None:
+    """RT24: the greedy bots' reading of a decision (``Turn.enemies``, what their battle,
+    favor and threat yardsticks look at) leaves the partner out, both ways."""
+    from games.root.greedy.turn import Turn
+
+    g, seat = table()
+    marquise = form_coalition(g, seat, MARQUISE)
+    assert set(Turn(g.observe(seat), seat).enemies) == {EYRIE, ALLIANCE}
+    assert set(Turn(g.observe(marquise), marquise).enemies) == {EYRIE, ALLIANCE}
+    assert set(Turn(g.observe(1), 1).enemies) == {VAGABOND, ALLIANCE, MARQUISE}
+    assert g.enemies(seat) == (1, 2) and g.others(seat) == (1, 2, 3)
+
+
 def test_9_2_9_1_aids_needed_in_one_turn_and_the_points_of_each_space() -> None:
     """RV4: 1 aid (+1 VP), then 2 in one turn (+2 VP), then 3 in one turn (+2 VP: Allied)."""
     g, seat = table()
@@ -335,8 +472,8 @@ def test_9_2_9_2_2_moving_with_an_ally_forces_its_warriors_along() -> None:
     board.relations[MARQUISE] = ALLIED
     put(g, MARQUISE, 9, 3)
     put(g, MARQUISE, 12, 0)
-    put(g, EYRIE, 9, 3)  # the Eyrie is not Allied: never offered; nobody rules 9
-    put(g, EYRIE, 12, 4)  # and it rules 12: the Marquise needs no rule to go along
+    put(g, EYRIE, 9, 2)  # the Eyrie is not Allied: never offered; the Marquise rules 9
+    put(g, EYRIE, 12, 4)  # and the Eyrie 12: her rule of the origin lets hers go along
     g.woodland.add_token(ALLIANCE, SYMPATHY, 12)
     outrage_card = card_of(g, g.clearing_suit(12))
     g.players[marquise].hand = []
@@ -354,6 +491,38 @@ def test_9_2_9_2_2_moving_with_an_ally_forces_its_warriors_along() -> None:
     assert (g.woodland.warriors(MARQUISE, 9), g.woodland.warriors(MARQUISE, 12)) == (1, 2)
     assert outrage_card not in g.players[marquise].hand  # given to the Alliance (Outrage)
     assert board.count(BOOT, ready=True) == 1  # no extra boot for them
+
+
+def test_rv15_9_2_9_2_2_an_escort_needs_the_allys_own_rule_of_either_end() -> None:
+    """RV15, Law 9.2.9.2.2 (Moving with Ally) with 1.5.5 (a forced move is resolved "exactly
+    as if that player were choosing to do this") and 4.2.1 ("you must rule the origin
+    clearing, destination clearing, or both"): an Allied faction's warriors go along only
+    where that faction could move them itself; the Eyrie rule ties (Lords of the Forest)."""
+    g, seat = table()
+    marquise, eyrie = g.seat_of[MARQUISE], g.seat_of[EYRIE]
+    board = give_items(g, seat, BOOT, BOOT, BOOT)
+    board.relations[MARQUISE] = ALLIED
+    board.relations[EYRIE] = ALLIED
+    put(g, MARQUISE, 9, 2)
+    put(g, EYRIE, 9, 2)  # a tie in 9: the Eyrie rule it (Lords of the Forest, Law 7.2.2)
+    put(g, MARQUISE, 12, 0)
+    put(g, EYRIE, 12, 3)  # the Eyrie rule 12 too
+    daylight(g, seat, 9)
+    choose(g, "move:12")
+    # The Marquise rules neither 9 nor 12: she could not move there, so she is not offered.
+    assert decision(g).kind == "vagabond.escort"
+    assert keys(g) == ["pass", f"escort:{eyrie}:1", f"escort:{eyrie}:2"]
+    choose(g, f"escort:{eyrie}:2")
+    assert g.woodland.warriors(EYRIE, 12) == 5 and g.woodland.warriors(MARQUISE, 9) == 2
+    # Back from 12 to 9 (now the Marquise's): the Eyrie rule the origin, all five may go.
+    choose(g, "move:9")
+    assert keys(g) == ["pass", *(f"escort:{eyrie}:{n}" for n in range(1, 6))]
+    choose(g, "pass")
+    # Into 4 (nobody there) from 9, ruled by the Marquise: her warriors go along.
+    put(g, MARQUISE, 4, 0)
+    choose(g, "move:4")
+    assert keys(g) == ["pass", f"escort:{marquise}:1", f"escort:{marquise}:2"]
+    assert board.count(BOOT, ready=True) == 0
 
 
 def test_9_2_9_2_2_a_slip_between_clearings_brings_allies_too() -> None:

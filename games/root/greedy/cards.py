@@ -66,7 +66,8 @@ def craft_value(turn: Turn, card_id: str) -> float:
         m = turn.map
         gain = 0.0
         for c in m.matching(card.suit):
-            gain += 1.0 * m.pieces(turn.enemy, c) + 0.3 * m.w(turn.enemy, c)
+            for enemy in turn.enemies:  # a favor spares a coalition partner (Law 9.2.8)
+                gain += 1.0 * m.pieces(enemy, c) + 0.3 * m.w(enemy, c)
         return gain - 1.0
     return 0.0
 

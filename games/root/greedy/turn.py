@@ -12,6 +12,7 @@ from typing import Any
 
 from games.contract import Option
 from games.root.greedy.map_model import EYRIE, MARQUISE, MapModel
+from games.root.players import is_enemy
 from games.root.view import RootView, StepView
 
 
@@ -36,11 +37,15 @@ class Turn:
         player = view.players[seat]
         self.me = player.faction
         self.player = player
-        self.enemy = EYRIE if self.me == MARQUISE else MARQUISE
-        #: Every other faction at the table (three players: two).
+        #: Every enemy faction at the table (``players.is_enemy``: every other one but a
+        #: coalition partner, Law 9.2.8).
         self.enemies: tuple[str, ...] = tuple(
-            p.faction for p in view.players if p.faction != self.me
+            p.faction for p in view.players if is_enemy(view.players, seat, p.seat)
         )
+        #: The enemy the two-player yardsticks look at: the Eyrie for the Marquise, else the
+        #: Marquise, unless that is a coalition partner (then the first enemy).
+        enemy = EYRIE if self.me == MARQUISE else MARQUISE
+        self.enemy = enemy if enemy in self.enemies or not self.enemies else self.enemies[0]
         self.board: dict[str, Any] = dict(player.board)
         self.map = MapModel(view)
         self.fields: dict[str, str] = text_fields(view.active[-1]) if view.active else {}
