@@ -63,8 +63,11 @@ ALLIANCE_RULINGS: dict[str, str] = {
     "RA2": "Supporters to spend are chosen one card at a time in card-id order (decision "
     "alliance.supporter), so each set of cards is offered once; when every matching supporter "
     "must go, or one way is left, the engine spends them without asking.",
-    "RA3": "Mobilize is not offered while the Supporters stack is full (no base on the map and "
-    "five supporters): the card would only be discarded (Law 8.2.3.1).",
+    "RA3": "Mobilize (Law 8.5.2) is offered with any card in hand, also while the Supporters "
+    "stack is full (no base on the map and five supporters): the card the stack cannot hold is "
+    "discarded (Law 8.2.3.1), so the stack stays at five, and a dominance card discarded so "
+    "becomes available to take (Law 3.3.3), which makes mobilizing at the limit a choice of its "
+    "own.",
     "RA4": "Outrage (Law 8.2.6) is once per move, however many warriors move in, and once per "
     "sympathy token removed. The outraged player chooses which matching card (birds included) "
     "to add (decision alliance.outrage, asked of that player); with none, the hand is shown to "
@@ -548,9 +551,8 @@ class AllianceDaylight(Step):
                 return FINISHED
         if self.stage != "daylight":
             return FINISHED
-        found: list[Option] = []
-        if not stack_full(g, seat):
-            found.extend(card_option(c, "mobilize") for c in sorted(set(g.players[seat].hand)))
+        # Mobilize has no prerequisite (Law 8.5.2), even with the stack full (RA3).
+        found = [card_option(c, "mobilize") for c in sorted(set(g.players[seat].hand))]
         found.extend(card_option(c, "train") for c in train_cards(g, seat))
         if not found:
             return FINISHED

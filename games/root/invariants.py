@@ -138,6 +138,8 @@ def _cards(g: RootState) -> None:
                 places += Counter(c for c in column if not c.startswith("loyal_vizier"))
     deck = Counter(c.id for c in standard_deck(g.n))
     _require(places == deck, f"cards not conserved: {places - deck} extra, {deck - places} lost")
+    # Law 2.1 (RT25): an empty deck takes the discard pile at once.
+    _require(bool(g.deck) or not g.discard, "an empty deck beside a discard pile holding cards")
 
 
 def _require(holds: bool, what: str) -> None:

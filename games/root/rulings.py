@@ -133,6 +133,15 @@ CORE_RULINGS: dict[str, str] = {
     "still holds between partners: Aid, Steal, Outrage, Martial Law, Stand and Deliver!, "
     "Codebreakers, and his relationship with the partner's faction (Hostile warriors still "
     "cost him an extra boot).",
+    "RT25": "The deck is never empty while the discard pile holds cards (Law 2.1: 'If the deck is "
+    "ever empty, shuffle the discard pile immediately to form a new deck'). The draw that takes "
+    "the deck's last card shuffles the discard pile into a new deck at once, so cards discarded "
+    "afterwards start a new discard pile. If the discard pile is empty then, the cards discarded "
+    "next become the deck as soon as the step of play that discarded them is over (one choice, or "
+    "one step the engine takes alone): the cards one step discards together (a purge, a lost "
+    "base's supporters, an ambush and the card that foils it) are shuffled together, and no "
+    "decision is asked before the shuffle, so Day Labor never finds a card there that the Law has "
+    "already shuffled into the deck. Every shuffle draws from the game's seeded random stream.",
 }
 
 RULINGS: dict[str, str] = {

@@ -160,9 +160,12 @@ class RootState(GameState):
         return self._outcome is not None
 
     def _settle(self) -> None:
-        """Run steps until a decision with two or more options is due, or the contest ends."""
+        """Run steps until a decision with two or more options is due, or the contest ends.
+        Before each step runs and before a decision is asked, an empty deck takes the discard
+        pile (``refill_deck``, RT25)."""
         stack = self.stack
         while True:
+            self.refill_deck()
             if self.winner is not None:
                 self._end_game()
                 if self._outcome is not None:
@@ -184,6 +187,7 @@ class RootState(GameState):
             elif len(options) == 1:
                 top.choose(self, options[0].value)
             else:
+                self.refill_deck()
                 self._pending = (Decision(top.seat, top.kind(), options),)
                 return
 
@@ -429,11 +433,14 @@ class RootState(GameState):
 
     def refill_deck(self) -> None:
         """Law 2.1: "If the deck is ever empty, shuffle the discard pile immediately to form a
-        new deck." Called the moment a draw takes the deck's last card, so cards discarded after
-        that moment start a new discard pile instead of joining the new deck. If the discard
-        pile is empty too at that moment, the cards discarded later are shuffled by the next
-        draw (``draw``), not each as it is discarded: a card just spent stays face up in the
-        discard pile, where every seat saw it go (a step may still name it, like an ambush)."""
+        new deck" (RT25). Called the moment a draw takes the deck's last card, so cards
+        discarded after that moment start a new discard pile instead of joining the new deck;
+        and by ``_settle`` after every step of play, so cards discarded while the deck is empty
+        (the discard pile was empty too when it ran out) become the deck as soon as the step
+        that discarded them is done: the cards one step discards together (a purge, a lost
+        base's supporters, an ambush and the card that foils it) are shuffled together. No
+        position where a decision is due has an empty deck beside a discard pile holding
+        cards. The shuffle draws from the game's own generator."""
         if self.deck or not self.discard:
             return
         self.deck = self.discard

@@ -587,13 +587,37 @@ def test_mobilize_adds_a_card_from_hand_to_the_supporters_privately() -> None:
     assert all("bake_sale" not in str(e.data) for e in events if e.private_to is None)
 
 
-def test_ra3_mobilize_is_not_offered_while_the_stack_is_full() -> None:
-    g = position(hands={A: ("anvil",)}, supporters=MOUSE)
+def test_ra3_law_8_5_2_mobilize_at_a_full_stack_discards_the_card() -> None:
+    """Law 8.5.2: Mobilize adds a card from hand to the stack, with no prerequisite; Law
+    8.2.3.1: a supporter the stack cannot hold (five, no base on the map) is discarded."""
+    g = position(hands={A: ("anvil", "bake_sale")}, supporters=MOUSE)
     daylight(g)
-    assert finished(g)
+    assert keys(g) == ["mobilize:anvil", "mobilize:bake_sale", "done"]
+    events = answer(g, "mobilize:bake_sale")
+    assert board_of(g, A).supporters == list(MOUSE)  # still five
+    assert g.players[A].hand == ["anvil"] and g.discard[-1] == "bake_sale"
+    [discarded] = of_kind(events, "discard")
+    assert discarded.private_to is None and discarded.data["card"] == "bake_sale"
+    assert not of_kind(events, "supporter_card")
+    # With a base on the map the stack has no limit: the card joins it.
     g2 = position(hands={A: ("anvil",)}, supporters=MOUSE, buildings={8: ((ALLIANCE, "fox_base"),)})
     daylight(g2)
-    assert "mobilize:anvil" in keys(g2)
+    answer(g2, "mobilize:anvil")
+    assert board_of(g2, A).supporters == [*MOUSE, "anvil"] and "anvil" not in g2.discard
+
+
+def test_ra3_law_3_3_3_a_dominance_card_mobilized_at_a_full_stack_becomes_available() -> None:
+    """Law 8.2.3.1 discards the card the full stack cannot hold, and Law 3.3.3 puts a dominance
+    card that would be placed in the discard pile beside the map, available to take: so
+    mobilizing at the limit is a real choice."""
+    g = position(hands={A: ("anvil", "dominance_fox")}, supporters=MOUSE)
+    assert g.available == []
+    daylight(g)
+    assert "mobilize:dominance_fox" in keys(g)
+    answer(g, "mobilize:dominance_fox")
+    assert g.available == ["dominance_fox"] and "dominance_fox" not in g.discard
+    assert board_of(g, A).supporters == list(MOUSE) and g.players[A].hand == ["anvil"]
+    check_invariants(g)
 
 
 def test_ra9_train_spends_a_card_matching_a_base_on_the_map_for_an_officer() -> None:
@@ -612,7 +636,7 @@ def test_ra9_train_spends_a_card_matching_a_base_on_the_map_for_an_officer() -> 
 def test_ra9_no_train_without_a_base_or_a_warrior_in_supply() -> None:
     g = position(hands={A: ("anvil",)}, supporters=MOUSE)
     daylight(g)
-    assert finished(g)  # no base: nothing to train for (and the stack is full)
+    assert keys(g) == ["mobilize:anvil", "done"]  # no base: nothing to train for
     g2 = position(
         hands={A: ("anvil",)},
         supporters=MOUSE,

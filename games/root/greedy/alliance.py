@@ -6,7 +6,8 @@ officers coming, and give Outrage cards away cheaply when another faction must p
   costs and the danger of enemy warriors around it. Supporters are spent non-birds first, the
   least useful first.
 - Daylight: craft whatever scores (``cards``); train while officers are few (each is an Evening
-  action); mobilize the cards not worth keeping (an ambush stays in hand).
+  action); mobilize the cards not worth keeping (an ambush stays in hand, and nothing goes to
+  a full stack, which would only discard it).
 - Evening: organize (VP at once), recruit at a threatened base, battle where it removes pieces,
   move a warrior to a clearing it can organize next, never the last warrior off a base.
 
@@ -172,6 +173,9 @@ def _daylight(turn: Turn, options: Sequence[Option]) -> Iterable[float]:
             card_id = o.value[1]
             if CARD_BY_ID[card_id].kind == AMBUSH:
                 yield -1.0
+                continue
+            if not based and stack >= SUPPORTERS_LIMIT_WITHOUT_BASE:
+                yield -1.0  # the full stack would only discard it (RA3)
                 continue
             # Supporters are the Alliance's economy: a card it cannot craft now is mostly worth
             # what it will pay for as a supporter.
