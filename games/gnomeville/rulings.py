@@ -124,9 +124,10 @@ RULINGS: dict[str, str] = {
     "leave the board; bridges are not river.",
     "G49": "A game stopped before its end (the referee's limit) is ranked as the towns stand: "
     "VP so far (no adjacency goals), then building tiles on the board, then mushrooms left.",
-    "G50": "Players still tied after the seed's tie-breaks share the place: the contract's "
-    "ranking lists them by seat number and tiebreak['shared'] names each tied group. Solo: "
-    "tiebreak['rank'] is the rank title of the seed's table ('' under 40).",
+    "G50": "Players still tied after the seed's tie-breaks share the place, first or any lower "
+    "place: the contract's ranking lists them by seat number, and Outcome.shared (so the "
+    "match result, ratings and ladders give them one place) and tiebreak['shared'] name each "
+    "tied group. Solo: tiebreak['rank'] is the rank title of the seed's table ('' under 40).",
     "G51": "Determinization redraws what a seat cannot know: the order of the troll and "
     "delivery decks, which cards lie in the face-down event slots, every bag's future draws, "
     "and the ability piles' unseen cards (each pile keeps its size; the cards the seat saw go "
