@@ -142,6 +142,13 @@ RULINGS: dict[str, str] = {
     "G54": "No upgrade happens in phases 3 to 5: a gnome leaves a building there only by being "
     "exhausted by a troll, a boulder or the river, and each of these destroys or removes the "
     "building under it too, so no group of unoccupied tiles grows.",
+    "G55": "Sprint cards are a Kassen addition to the provisional pack (the seed describes "
+    "once-per-round abilities and monuments that add movement whenever movement is gained, but "
+    "prints no card texts): two of the 22 ability cards gain 2 movement once per round. Like "
+    "ballista and echo (G28) a sprint is used while a movement is open (also with no point "
+    "left, until the player stops); it adds its amount, plus 1 per monument and every passive "
+    "movement card (a gain of movement), to the points left, and the card is turned over until "
+    "the refresh of phase 5.",
 }
 
 
