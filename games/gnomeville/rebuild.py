@@ -128,16 +128,17 @@ def opening_steps(g: GnomevilleState, town: Town) -> list[Step]:
     from games.gnomeville.enemy import EnemyStep
     from games.gnomeville.refresh import BuyStep
     from games.gnomeville.setup import SideStep
+    from games.gnomeville.upgrades import RecheckStep
 
     seat = town.seat
     if g.phase == "sides":
         return [SideStep(seat)]
     if g.phase == "build":
         if g.stage == "draw":
-            return [BuildStep(seat, "draw")] if building(town) else []
+            return [BuildStep(seat, "draw"), RecheckStep(seat)] if building(town) else []
         if g.stage == "place":
-            return [BuildStep(seat, "place")] if town.drawn != EMPTY else []
-        return [BuildStep(seat)]
+            return [BuildStep(seat, "place"), RecheckStep(seat)] if town.drawn != EMPTY else []
+        return [BuildStep(seat), RecheckStep(seat)]
     if g.phase == "enemy":
         cards: tuple[int, ...] = (g.round_card,)
         if town.stuck and g.ambush_card != EMPTY:

@@ -54,9 +54,13 @@ RULINGS: dict[str, str] = {
     "town's pile it draws two and keeps one (the other to the bottom); with one it keeps that "
     "one; with none it graduates without an ability card.",
     "G23": "If an upgrade can obtain no tile (neither the next tile nor the one two tiers up, on "
-    "any line the group may follow, from the town's share), no upgrade happens: the tiles stay, "
-    "and that group is checked again only when it changes (a matching tile placed next to it, "
-    "or a gnome stepping off a matching tile connected to it).",
+    "any line the group may follow, from the town's share), no upgrade happens: the tiles stay. "
+    "An upgrade is a state, not an event, so the group is checked again when it changes (a "
+    "matching tile placed next to it, or a gnome stepping off a matching tile connected to it) "
+    "and whenever a phase opens in which what the town may take can have grown (the river "
+    "returned tiles in phase 5, the shares are split anew): at the opening of each build phase "
+    "and turn-by-turn stage, before anything else the seat does, every group that can now "
+    "obtain a tile upgrades, lowest space first, on any space of the group.",
     "G24": "Entering a troll or boulder space with a sword or hammer gives the mushroom 'as if "
     "empty' (the seed), so a forager card adds its mushrooms there too.",
     "G25": "An occupied tile neither belongs to an upgrade group nor connects one: a group is the "
@@ -141,7 +145,8 @@ RULINGS: dict[str, str] = {
     "card is revealed from the top of the troll deck and discarded after the round.",
     "G54": "No upgrade happens in phases 3 to 5: a gnome leaves a building there only by being "
     "exhausted by a troll, a boulder or the river, and each of these destroys or removes the "
-    "building under it too, so no group of unoccupied tiles grows.",
+    "building under it too, so no group of unoccupied tiles grows; a group blocked for want of "
+    "a tile whose tile the river returns upgrades when the next build phase opens (G23).",
     "G55": "Sprint cards are a Kassen addition to the provisional pack (the seed describes "
     "once-per-round abilities and monuments that add movement whenever movement is gained, but "
     "prints no card texts): two of the 22 ability cards gain 2 movement once per round. Like "
