@@ -40,8 +40,9 @@ RULINGS: dict[str, str] = {
     "no longer depends on who answered first.",
     "G19": "Ability cards: at setup the shuffled deck is dealt into one face-down pile per seat "
     "(as evenly as possible, the rest set aside); a graduation draws 2 from the own pile and puts "
-    "the other at its bottom; a lost ability goes to the bottom of its owner's pile. So a "
-    "graduation never depends on another seat's timing.",
+    "the other at its bottom. An exhausted gnome's ability card is discarded (the seed: "
+    "能力を捨て), face up on its owner's discard pile and out of the game: no graduation draws it "
+    "again. So a graduation never depends on another seat's timing.",
     "G20": "Gnomes pass through each other but never rest together: a gnome may step onto "
     "another gnome's space only with a point to spare and a legal way on from there; it must "
     "then go on (its own steps are the only options, no stop), and nothing is resolved on the "
@@ -95,8 +96,8 @@ RULINGS: dict[str, str] = {
     "G40": "The boulders of a troll card fall in the card's reading order without a question: "
     "each acts on its own space only, so their order could change only where a new stand may go "
     "(G11) before a later boulder falls (a stand placed under it is lost and placed again, so "
-    "every order reaches the same positions) and the order two lost ability cards go under "
-    "their pile (the card's order fixes it).",
+    "every order reaches the same positions) and the order two lost ability cards are "
+    "discarded in (the card's order fixes it).",
     "G41": "A destroyed building tile goes to its owner's bag, not the supply, at phase 5 step 3 "
     "with the upgrade stacks (the seed: アップグレードまたは破壊された建物タイル…をすべてバッグに戻します); "
     "until then it lies beside the board and is not in the bag for phase 4's events.",
@@ -135,7 +136,8 @@ RULINGS: dict[str, str] = {
     "G51": "Determinization redraws what a seat cannot know: the order of the troll and "
     "delivery decks, which cards lie in the face-down event slots, every bag's future draws, "
     "and the ability piles' unseen cards (each pile keeps its size; the cards the seat saw go "
-    "under a pile, its own put back and anyone's lost, stay where they are); the other seats' "
+    "under a pile, its own put back, stay where they are; discarded cards are out of the game "
+    "and in no pile); the other seats' "
     "progress since the last barrier is not visible, so the sample starts them again from "
     "where the seat last saw them.",
     "G52": "A board is full when no space is empty in the seed's sense (a tile, stand, troll or "
