@@ -39,6 +39,7 @@ STUCK_RISK = 0.3
 #: Abilities, most useful first.
 ABILITY_ORDER = (
     "movement",
+    "sprint",
     "forager",
     "ballista",
     "sword",
@@ -48,7 +49,6 @@ ABILITY_ORDER = (
     "redraw",
     "stew",
     "echo",
-    "sprint",
 )
 
 
