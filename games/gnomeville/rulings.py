@@ -2,7 +2,7 @@
 
 Each ruling has an id that the engine cites in a comment where it applies and a test names
 (``tests/gnomeville/test_rulings.py``). ``docs/rulings/gnomeville.md`` lists them for people.
-G1-G16 come from ``shared/reference/gnomeville.md``; G17 onwards were decided while building.
+G1-G16 come from the English digest of the seed; G17 onwards were decided while building.
 """
 
 from __future__ import annotations
