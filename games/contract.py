@@ -66,9 +66,9 @@ class Outcome:
     """The final result: scores per seat and the full ranking (best first).
 
     Ties are broken by each game's rules, so places are not shared, except where the rules
-    make several seats win together: ``shared`` lists such groups (a Root coalition's two
-    winners, ruling RT23), each one consecutive in ``ranking``; its seats share the place of
-    the first of them.
+    make several seats share a place: ``shared`` lists such groups (a Root coalition's two
+    winners, ruling RT23; Gnomeville players still tied after every tie-break, ruling G50),
+    each one consecutive in ``ranking``; its seats share the place of the first of them.
     """
 
     scores: tuple[int, ...]

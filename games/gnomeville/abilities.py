@@ -3,7 +3,7 @@
 A card names one effect of ``content.ABILITY_EFFECTS``. Passive effects apply whenever they can
 (movement, forager, diagonal here; sword and hammer in ``Town.has_sword`` / ``has_hammer``;
 bargain in ``buying.discount``). Once-per-round effects are offered as options where the card
-says (redraw in ``build.second_chance``, stew in ``build.draw``, ballista and echo in
+says (redraw in ``build.second_chance``, stew in ``build.draw``, ballista, echo and sprint in
 ``move.step``) and spent with :func:`spend`; the refresh of phase 5 turns them back.
 
 Only a gnome on the board holds a card (an exhausted gnome loses it), so every function here
@@ -42,6 +42,12 @@ def movement_bonus(g: GnomevilleState, town: Town) -> int:
     """Extra movement whenever the town gains movement: +1 per monument on the board (the
     seed's passive monument) plus every ``movement`` ability."""
     return town.tiles.count(7) + total(g, town, "movement")  # 7: Tile.MONUMENT
+
+
+def sprint(g: GnomevilleState, town: Town, gnome: int) -> int:
+    """The movement ``gnome``'s sprint card gains now (ruling G55): its amount, plus what every
+    gain of movement adds (monuments and movement cards, :func:`movement_bonus`)."""
+    return g.pack.abilities[town.ability[gnome]].amount + movement_bonus(g, town)
 
 
 def forager(g: GnomevilleState, town: Town, gnome: int) -> int:

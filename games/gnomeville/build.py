@@ -246,11 +246,18 @@ def begin_build(g: GnomevilleState) -> None:
     if g.round in g.turn_by_turn:
         g.stage = "draw"
         for seat in range(g.players):
-            g.push(BuildStep(seat, "draw"))
+            open_build(g, BuildStep(seat, "draw"))
     else:
         g.stage = ""
         for seat in range(g.players):
-            g.push(BuildStep(seat))
+            open_build(g, BuildStep(seat))
+
+
+def open_build(g: GnomevilleState, step: BuildStep) -> None:
+    """Give a seat its build step, and above it the re-check of groups blocked for want of a
+    tile (ruling G23): the phase just split the supply anew, so one may upgrade now."""
+    g.push(step)
+    g.push(upgrades.RecheckStep(step.seat))
 
 
 def building(town: Town) -> bool:
@@ -274,7 +281,7 @@ def next_build_stage(g: GnomevilleState) -> bool:
         g.stage = "place"
         g.open_phase()
         for town in drawn:
-            g.push(BuildStep(town.seat, "place"))
+            open_build(g, BuildStep(town.seat, "place"))
         return True
     if not any(building(t) for t in g.towns):
         return False
@@ -282,5 +289,5 @@ def next_build_stage(g: GnomevilleState) -> bool:
     g.open_phase()
     for town in g.towns:
         if building(town):
-            g.push(BuildStep(town.seat, "draw"))
+            open_build(g, BuildStep(town.seat, "draw"))
     return True

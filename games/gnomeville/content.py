@@ -76,6 +76,7 @@ ABILITY_EFFECTS = (
     "stew",  # once per round, before a draw: flip your second-chance tile to full
     "ballista",  # once per round, during movement: destroy a boulder or troll next to this gnome
     "echo",  # once per round, during movement: activate the building this gnome stands on again
+    "sprint",  # once per round, during movement: gain amount movement now (monuments add to it)
 )
 
 
@@ -274,9 +275,9 @@ BEST = ("most", "fewest")
 #: Troll arrows: one step, or on until a boulder, the edge or defeat stops the troll.
 ARROW_MODES = ("step", "until_blocked")
 #: Ability effects used once per round; every other effect is passive.
-ONCE_PER_ROUND = frozenset({"redraw", "stew", "ballista", "echo"})
+ONCE_PER_ROUND = frozenset({"redraw", "stew", "ballista", "echo", "sprint"})
 #: Ability effects that take an amount (the others are all-or-nothing).
-AMOUNT_EFFECTS = ("movement", "forager", "bargain")
+AMOUNT_EFFECTS = ("movement", "forager", "bargain", "sprint")
 #: Troll-card matrix characters. Spawns marked ``T`` come in reading order (row by row, left to
 #: right); a card may instead number its spawns ``1``..``9`` to give another order.
 MATRIX_NOTHING = "."

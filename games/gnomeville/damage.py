@@ -3,8 +3,9 @@
 The seed: a destroyed building tile goes back into its owner's building bag, not the supply;
 it lies beside the board with the upgrade stacks until phase 5 puts them all into the bag
 (ruling G41). An exhausted gnome returns to camp, its tracker flips back to ungraduated, its
-ability card is discarded (to the bottom of its owner's pile, G19) and its equipment returns
-to the supply. With no gnome left on the board the player at once places a stand on any space
+ability card is discarded (the seed: 能力を捨て, unlike a graduation's second card, which goes
+to the bottom of the deck): it lies face up on its owner's discard pile, out of the game, where
+no graduation draws it (G19); its equipment returns to the supply. With no gnome left on the board the player at once places a stand on any space
 without troll or boulder, activating nothing and gaining no mushroom (G11): the ``enemy.restand``
 decision, pushed on the seat's stack so it comes before anything else the seat does.
 """
@@ -17,7 +18,7 @@ from games.contract import Option
 from games.gnomeville.buildings import NAMES, Tile
 from games.gnomeville.content import SPACES
 from games.gnomeville.steps import FINISHED, Act, Options, Step
-from games.gnomeville.town import EMPTY, PUBLIC, Town, space_name
+from games.gnomeville.town import EMPTY, Town, space_name
 
 if TYPE_CHECKING:
     from games.gnomeville.state import GnomevilleState
@@ -53,7 +54,7 @@ def exhaust(g: GnomevilleState, town: Town, gnome: int, by: str, restand: bool =
     town.ability_used[gnome] = False
     town.ability[gnome] = EMPTY
     if card != EMPTY:
-        town.put_under_pile(card, PUBLIC)  # G19: the owner's own pile; it was face up
+        town.discard.append(card)  # G19: discarded, face up, out of the game
     g.emit(
         town.seat,
         "exhausted",

@@ -73,6 +73,9 @@ _LINES: dict[str, Callable[[Data], str]] = {
     "stuck": lambda d: f"{_seat(d)} is stuck (third gnome tile): it moves, then stops building",
     "move": lambda d: f"{_seat(d)}: {_gnome(d)} moves {d['start']} -> {d['to']} ({d['left']} left)",
     "stop": lambda d: f"{_seat(d)} stops moving ({d['forfeited']} movement forfeited)",
+    "sprint": lambda d: (
+        f"{_seat(d)}: {_gnome(d)} sprints: {d['movement']} movement more ({d['left']} left)"
+    ),
     "mushroom": lambda d: (
         f"{_seat(d)}: {_gnome(d)} finds {d['amount']} mushroom(s) on {d['space']} "
         f"({d['total']} in all)"

@@ -39,6 +39,7 @@ STUCK_RISK = 0.3
 #: Abilities, most useful first.
 ABILITY_ORDER = (
     "movement",
+    "sprint",
     "forager",
     "ballista",
     "sword",
@@ -123,6 +124,8 @@ class GreedyPolicy:
             return self.place_value(view, town, act.space, view.drawn)
         if action == "move":
             return self.move_value(view, town, act.gnome, act.direction)
+        if action == "sprint":  # ruling G55: more steps, each a mushroom or an activation
+            return MUSHROOM
         if action in ("activate", "echo", "ballista", "target", "take"):
             return 2.0 * MUSHROOM
         if action == "buy":

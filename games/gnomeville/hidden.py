@@ -6,9 +6,9 @@ What a seat cannot know:
 - the order of the face-down troll deck and special delivery deck (their contents are known:
   every card not yet revealed);
 - which event cards lie in the face-down event slots (any of the deck's cards not face up);
-- the cards in the ability piles (G19), except those the seat saw go under a pile: its own put
-  back and lost cards, and any seat's lost cards (an exhausted gnome's card was face up) — the
-  towns keep these marks (``Town.pile_seen``), and the view lists them;
+- the cards in the ability piles (G19), except those the seat saw go under a pile (its own put
+  back cards) — the towns keep these marks (``Town.pile_seen``), and the view lists them;
+  discarded cards (an exhausted gnome's) are face up and out of the game, never in a pile;
 - every bag's future draws (bag contents are public counts: only the streams are reseeded);
 - what the other seats did since the last barrier (their events are held until it): in the
   sample those seats stand where the seat last saw them, at the barrier, and play on from there.
@@ -163,6 +163,7 @@ def _redraw_piles(g: GnomevilleState, seat: int, rng: random.Random) -> None:
         known.update(seen.values())
         places.extend((p, i) for i in range(len(town.ability_pile)) if i not in seen)
     shown = {card for town in g.towns for card in town.ability if card != EMPTY}
+    shown.update(card for town in g.towns for card in town.discard)
     shown |= step_cards(g)
     pool = [c for c in range(len(g.pack.abilities)) if c not in shown and c not in known]
     rng.shuffle(pool)

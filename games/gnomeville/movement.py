@@ -91,6 +91,7 @@ WORDS = {
 _MOVE: dict[tuple[int, str], Option] = {}
 _ECHO: dict[int, Option] = {}
 _BALLISTA: dict[int, Option] = {}
+_SPRINT: dict[int, Option] = {}
 STOP = Option("stop", "Stop moving (forfeit the points left)", Act("stop"))
 
 
@@ -123,6 +124,17 @@ def ballista_option(gnome: int) -> Option:
             f"ballista:{gnome}",
             f"Use gnome {gnome}'s ballista: destroy a boulder or troll next to it",
             Act("ballista", gnome=gnome),
+        )
+    return found
+
+
+def sprint_option(gnome: int) -> Option:
+    found = _SPRINT.get(gnome)
+    if found is None:
+        found = _SPRINT[gnome] = Option(
+            f"sprint:{gnome}",
+            f"Use gnome {gnome}'s sprint: gain movement now",
+            Act("sprint", gnome=gnome),
         )
     return found
 
@@ -220,7 +232,7 @@ class MoveStep(Step):
     """``move.step``: spend ``points`` of movement, one step per decision, or stop.
 
     ``through`` is the gnome passing through another gnome's space (it must go on), or -1.
-    While the step is open a gnome with a ready ballista or echo card may use it.
+    While the step is open a gnome with a ready ballista, echo or sprint card may use it.
     """
 
     __slots__ = ("points", "through")
@@ -252,6 +264,9 @@ class MoveStep(Step):
             for gnome in abilities.ready(g, town, "echo"):
                 if activations.possible(g, town, gnome, town.gnome_at[gnome]):
                     out.append(echo_option(gnome))
+            # Ruling G55: a sprint card gains movement while this movement is open.
+            for gnome in abilities.ready(g, town, "sprint"):
+                out.append(sprint_option(gnome))
         if not out:
             return FINISHED
         out.append(STOP)
@@ -273,6 +288,18 @@ class MoveStep(Step):
         elif action == "ballista":
             abilities.spend(g, town, act.gnome)
             g.push(activations.TargetStep(town.seat, town.gnome_at[act.gnome], forced=True))
+        elif action == "sprint":
+            abilities.spend(g, town, act.gnome)
+            gained = abilities.sprint(g, town, act.gnome)
+            self.points += gained
+            g.emit(
+                town.seat,
+                "sprint",
+                seat=town.seat,
+                gnome=act.gnome,
+                movement=gained,
+                left=self.points,
+            )
         else:
             raise AssertionError(action)
 

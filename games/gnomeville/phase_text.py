@@ -96,7 +96,7 @@ _TEXTS: dict[str, Callable[[Data], str]] = {
         f"{_seat(d)}: gnome {d['gnome']}"
         + (f" on {d['space']}" if d["space"] else "")
         + f" is exhausted by a {d['by']}"
-        + (f" and loses {d['ability']}" if d["ability"] else "")
+        + (f" and discards {d['ability']}" if d["ability"] else "")
     ),
     "restand": lambda d: f"{_seat(d)} places a new gnome stand on {d['space']}",
     "score": _score,

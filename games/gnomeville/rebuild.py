@@ -128,16 +128,17 @@ def opening_steps(g: GnomevilleState, town: Town) -> list[Step]:
     from games.gnomeville.enemy import EnemyStep
     from games.gnomeville.refresh import BuyStep
     from games.gnomeville.setup import SideStep
+    from games.gnomeville.upgrades import RecheckStep
 
     seat = town.seat
     if g.phase == "sides":
         return [SideStep(seat)]
     if g.phase == "build":
         if g.stage == "draw":
-            return [BuildStep(seat, "draw")] if building(town) else []
+            return [BuildStep(seat, "draw"), RecheckStep(seat)] if building(town) else []
         if g.stage == "place":
-            return [BuildStep(seat, "place")] if town.drawn != EMPTY else []
-        return [BuildStep(seat)]
+            return [BuildStep(seat, "place"), RecheckStep(seat)] if town.drawn != EMPTY else []
+        return [BuildStep(seat), RecheckStep(seat)]
     if g.phase == "enemy":
         cards: tuple[int, ...] = (g.round_card,)
         if town.stuck and g.ambush_card != EMPTY:
@@ -259,11 +260,12 @@ def _set_town(town: Town, tv: TownView, abilities: dict[str, int], drawn: int) -
     # (a put-back the viewer did not see) elsewhere; PUBLIC and the viewer's mark both say known.
     first = min(known, default=tv.pile)
     town.pile_seen = [PUBLIC if i in known else town.seat for i in range(first, tv.pile)]
+    town.discard = [_find(abilities, card, "ability card") for card in tv.discard]
 
 
 def _fill_piles(g: GnomevilleState, steps: list[Step]) -> None:
     """The pile places the view does not name get the cards it shows nowhere."""
-    taken = {card for town in g.towns for card in town.ability_pile + town.ability}
+    taken = {card for town in g.towns for card in town.ability_pile + town.ability + town.discard}
     for step in steps:
         if step.name == "academy":  # the two cards a graduate drew
             taken.update(getattr(step, "cards", ()))

@@ -2,7 +2,7 @@
 
 Each ruling has an id that the engine cites in a comment where it applies and a test names
 (``tests/gnomeville/test_rulings.py``). ``docs/rulings/gnomeville.md`` lists them for people.
-G1-G16 come from ``shared/reference/gnomeville.md``; G17 onwards were decided while building.
+G1-G16 come from the English digest of the seed; G17 onwards were decided while building.
 """
 
 from __future__ import annotations
@@ -40,8 +40,9 @@ RULINGS: dict[str, str] = {
     "no longer depends on who answered first.",
     "G19": "Ability cards: at setup the shuffled deck is dealt into one face-down pile per seat "
     "(as evenly as possible, the rest set aside); a graduation draws 2 from the own pile and puts "
-    "the other at its bottom; a lost ability goes to the bottom of its owner's pile. So a "
-    "graduation never depends on another seat's timing.",
+    "the other at its bottom. An exhausted gnome's ability card is discarded (the seed: "
+    "能力を捨て), face up on its owner's discard pile and out of the game: no graduation draws it "
+    "again. So a graduation never depends on another seat's timing.",
     "G20": "Gnomes pass through each other but never rest together: a gnome may step onto "
     "another gnome's space only with a point to spare and a legal way on from there; it must "
     "then go on (its own steps are the only options, no stop), and nothing is resolved on the "
@@ -54,9 +55,13 @@ RULINGS: dict[str, str] = {
     "town's pile it draws two and keeps one (the other to the bottom); with one it keeps that "
     "one; with none it graduates without an ability card.",
     "G23": "If an upgrade can obtain no tile (neither the next tile nor the one two tiers up, on "
-    "any line the group may follow, from the town's share), no upgrade happens: the tiles stay, "
-    "and that group is checked again only when it changes (a matching tile placed next to it, "
-    "or a gnome stepping off a matching tile connected to it).",
+    "any line the group may follow, from the town's share), no upgrade happens: the tiles stay. "
+    "An upgrade is a state, not an event, so the group is checked again when it changes (a "
+    "matching tile placed next to it, or a gnome stepping off a matching tile connected to it) "
+    "and whenever a phase opens in which what the town may take can have grown (the river "
+    "returned tiles in phase 5, the shares are split anew): at the opening of each build phase "
+    "and turn-by-turn stage, before anything else the seat does, every group that can now "
+    "obtain a tile upgrades, lowest space first, on any space of the group.",
     "G24": "Entering a troll or boulder space with a sword or hammer gives the mushroom 'as if "
     "empty' (the seed), so a forager card adds its mushrooms there too.",
     "G25": "An occupied tile neither belongs to an upgrade group nor connects one: a group is the "
@@ -91,8 +96,8 @@ RULINGS: dict[str, str] = {
     "G40": "The boulders of a troll card fall in the card's reading order without a question: "
     "each acts on its own space only, so their order could change only where a new stand may go "
     "(G11) before a later boulder falls (a stand placed under it is lost and placed again, so "
-    "every order reaches the same positions) and the order two lost ability cards go under "
-    "their pile (the card's order fixes it).",
+    "every order reaches the same positions) and the order two lost ability cards are "
+    "discarded in (the card's order fixes it).",
     "G41": "A destroyed building tile goes to its owner's bag, not the supply, at phase 5 step 3 "
     "with the upgrade stacks (the seed: アップグレードまたは破壊された建物タイル…をすべてバッグに戻します); "
     "until then it lies beside the board and is not in the bag for phase 4's events.",
@@ -124,13 +129,15 @@ RULINGS: dict[str, str] = {
     "leave the board; bridges are not river.",
     "G49": "A game stopped before its end (the referee's limit) is ranked as the towns stand: "
     "VP so far (no adjacency goals), then building tiles on the board, then mushrooms left.",
-    "G50": "Players still tied after the seed's tie-breaks share the place: the contract's "
-    "ranking lists them by seat number and tiebreak['shared'] names each tied group. Solo: "
-    "tiebreak['rank'] is the rank title of the seed's table ('' under 40).",
+    "G50": "Players still tied after the seed's tie-breaks share the place, first or any lower "
+    "place: the contract's ranking lists them by seat number, and Outcome.shared (so the "
+    "match result, ratings and ladders give them one place) and tiebreak['shared'] name each "
+    "tied group. Solo: tiebreak['rank'] is the rank title of the seed's table ('' under 40).",
     "G51": "Determinization redraws what a seat cannot know: the order of the troll and "
     "delivery decks, which cards lie in the face-down event slots, every bag's future draws, "
     "and the ability piles' unseen cards (each pile keeps its size; the cards the seat saw go "
-    "under a pile, its own put back and anyone's lost, stay where they are); the other seats' "
+    "under a pile, its own put back, stay where they are; discarded cards are out of the game "
+    "and in no pile); the other seats' "
     "progress since the last barrier is not visible, so the sample starts them again from "
     "where the seat last saw them.",
     "G52": "A board is full when no space is empty in the seed's sense (a tile, stand, troll or "
@@ -140,7 +147,15 @@ RULINGS: dict[str, str] = {
     "card is revealed from the top of the troll deck and discarded after the round.",
     "G54": "No upgrade happens in phases 3 to 5: a gnome leaves a building there only by being "
     "exhausted by a troll, a boulder or the river, and each of these destroys or removes the "
-    "building under it too, so no group of unoccupied tiles grows.",
+    "building under it too, so no group of unoccupied tiles grows; a group blocked for want of "
+    "a tile whose tile the river returns upgrades when the next build phase opens (G23).",
+    "G55": "Sprint cards are a Kassen addition to the provisional pack (the seed describes "
+    "once-per-round abilities and monuments that add movement whenever movement is gained, but "
+    "prints no card texts): two of the 22 ability cards gain 2 movement once per round. Like "
+    "ballista and echo (G28) a sprint is used while a movement is open (also with no point "
+    "left, until the player stops); it adds its amount, plus 1 per monument and every passive "
+    "movement card (a gain of movement), to the points left, and the card is turned over until "
+    "the refresh of phase 5.",
 }
 
 

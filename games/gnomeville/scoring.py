@@ -128,8 +128,11 @@ def end_game(g: GnomevilleState) -> None:
 
 def standing(g: GnomevilleState, adjudicated: bool = False) -> Outcome:
     """The ranking as the towns stand: most VP, then most building tiles on the town board,
-    then most mushrooms left; players still tied share the place, recorded in ``shared``
-    (the ranking lists them by seat). Solo: the rank title from the seed's table."""
+    then most mushrooms left; players still tied share the place (the seed: まだ同点が続く場合は、
+    それらのプレイヤー全員が勝利を分け合います; ruling G50, lower places alike): each tied group is
+    consecutive in the ranking, listed by seat, and is named in ``Outcome.shared`` (so results,
+    ratings and ladders give its seats one place) and in ``tiebreak["shared"]``. Solo: the
+    rank title from the seed's table."""
     key = [(town.vp, town.buildings_on_board(), town.mushrooms) for town in g.towns]
     ranking = tuple(sorted(range(g.players), key=lambda s: (tuple(-x for x in key[s]), s)))
     shared: list[tuple[int, ...]] = []
@@ -150,7 +153,7 @@ def standing(g: GnomevilleState, adjudicated: bool = False) -> Outcome:
         tiebreak["rank"] = solo_rank(g, g.towns[0].vp)
     if adjudicated:
         tiebreak["adjudicated"] = True
-    return Outcome(tuple(town.vp for town in g.towns), ranking, tiebreak)
+    return Outcome(tuple(town.vp for town in g.towns), ranking, tiebreak, tuple(shared))
 
 
 def solo_rank(g: GnomevilleState, vp: int) -> str:

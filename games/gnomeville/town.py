@@ -14,7 +14,8 @@ from games.gnomeville.buildings import KINDS, TIER_OF, Tile
 from games.gnomeville.content import SIZE, SPACES, ContentPack, TownLayout
 
 EMPTY = -1
-#: A mark of ``Town.pile_seen``: every seat saw the card go under the pile (a lost ability).
+#: A mark of ``Town.pile_seen``: every seat saw the card go under the pile (no rule of the
+#: standard game puts a card under face up; a rebuilt view marks the known cards with it).
 #: Any other mark is the seat that alone saw it go under (its own put-back, ruling G19).
 PUBLIC = -2
 #: Orthogonal steps as (name, d_row, d_col).
@@ -108,6 +109,7 @@ class Town:
         "ability_used",
         "bag",
         "boulders",
+        "discard",
         "drawn",
         "full",
         "geometry",
@@ -182,6 +184,9 @@ class Town:
         #: top and go under at the bottom, so what is known of a pile is always its bottom.
         #: Knowledge, not table state: not in ``canonical`` (the record implies it).
         self.pile_seen: list[int] = []
+        #: Ability cards of this town's exhausted gnomes, face up and out of the game, in the
+        #: order they were discarded (the seed: 能力を捨て; no graduation draws them again).
+        self.discard: list[int] = []
         self.gnome_at[0] = layout.centre
 
     # ------------------------------------------------------------------ copies
@@ -217,6 +222,7 @@ class Town:
         new.taken = self.taken[:]
         new.ability_pile = self.ability_pile[:]
         new.pile_seen = self.pile_seen[:]
+        new.discard = self.discard[:]
         return new
 
     def canonical(self) -> tuple[Any, ...]:
@@ -247,6 +253,7 @@ class Town:
             tuple(self.share),
             tuple(self.taken),
             tuple(self.ability_pile),
+            tuple(self.discard),
         )
 
     # ------------------------------------------------------------------ the ability pile

@@ -8,11 +8,16 @@ spaces; 3) if the new tile completes another group, that is a chain: resolve it 
 and put all its tiles on the same stack. Tier 5 never upgrades. Master-build: the new tile goes
 on the space whose placement triggered the upgrade, if possible.
 
-A group only changes when a tile is placed (drawn, or an upgrade's new tile) or a gnome steps
-off a tile, so the engine checks at those moments (:func:`check`), which is "continuously".
-Mazeville's hedges break connections (``Town.geometry.linked``). An occupied tile neither
-belongs to a group nor connects one (ruling G25). Taking the new tile uses the town's share of
-the supply (ruling G18). If no tile can be obtained, nothing happens (ruling G23).
+An upgrade is a state, not an event (the seed: 3枚以上の、縦横に接続されていて、一致しており、
+占有されていない建物タイルがある場合、アップグレードが発動します). A group only changes when a tile is
+placed (drawn, or an upgrade's new tile) or a gnome steps off a tile, so the engine checks at
+those moments (:func:`check`). Mazeville's hedges break connections (``Town.geometry.linked``).
+An occupied tile neither belongs to a group nor connects one (ruling G25). Taking the new tile
+uses the town's share of the supply (ruling G18). If no tile can be obtained, nothing happens
+and the group stays on the board (ruling G23); what a town may take grows only when a phase
+opens (the river returned tiles in phase 5, or the shares are split anew), so each build phase
+and turn-by-turn stage opens with a :class:`RecheckStep` that upgrades every group that can
+now obtain a tile.
 """
 
 from __future__ import annotations
@@ -73,6 +78,47 @@ def obtainable(g: GnomevilleState, town: Town, tile: int) -> tuple[int, ...]:
         elif two_up is not None and g.can_take(town, two_up):
             out.append(int(two_up))
     return tuple(out)
+
+
+def upgradable(g: GnomevilleState, town: Town) -> int:
+    """The lowest space of a group of 3+ that can upgrade now (a group blocked for want of a
+    tile, ruling G23, whose tile is back), or EMPTY. Tiles of every other kind are never in
+    such a group: an upgrade happens the moment a group forms."""
+    tiles = town.tiles
+    counts: dict[int, int] = {}
+    for tile in tiles:
+        counts[tile] = counts.get(tile, 0) + 1
+    seen: set[int] = set()
+    for space, tile in enumerate(tiles):
+        if tile in (EMPTY, MONUMENT) or counts[tile] < 3 or space in seen:
+            continue
+        group = group_at(town, space)
+        seen.update(group)
+        if len(group) >= 3 and obtainable(g, town, tile):
+            return space
+    return EMPTY
+
+
+class RecheckStep(Step):
+    """``upgrade.recheck``: at the opening of a build phase or turn-by-turn stage, before
+    anything else the seat does, every group blocked for want of a tile (ruling G23) that can
+    obtain one now upgrades, lowest space first, on any space of its group (as after a
+    step-off: no placement triggered it). It asks nothing itself."""
+
+    __slots__ = ()
+    name = "upgrade"
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat, "recheck")
+
+    def advance(self, g: GnomevilleState, town: Town) -> Options:
+        space = upgradable(g, town)
+        if space != EMPTY:
+            g.push(UpgradeStep(town.seat, space, placed=False))
+        return FINISHED
+
+    def choose(self, g: GnomevilleState, town: Town, value: tuple[Any, ...]) -> None:
+        raise AssertionError("upgrade.recheck asks nothing")
 
 
 _LINE: dict[int, Option] = {}

@@ -2,8 +2,8 @@
 
 Everything on the table is public except: the order of every bag (future chance), the face-down
 decks (troll cards, events, special deliveries), the cards in each seat's pile of ability cards
-(its size is public; a card everybody saw go under is known to all, a card a seat put back to
-its owner alone) and a tile drawn and not yet revealed. Bag *contents* are public counts
+(its size is public; a card a seat put back is known to its owner alone) and a tile drawn and
+not yet revealed. Discarded ability cards (an exhausted gnome's) are face up: public. Bag *contents* are public counts
 (everything put into a bag is seen on the table). During a phase in which seats work
 independently, a seat sees its own town live and the others as they were when the phase opened
 (``GnomevilleState.snapshot``); spectators see the snapshot of all.
@@ -62,13 +62,15 @@ class TownView:
     #: The board was full when scored this round: in phase 5 its buildings go back to the bag.
     full: bool
     #: Cards in this seat's ability pile, and those the viewer knows: (position from the top,
-    #: card id) of the cards seen going under (lost abilities; the viewer's own put-backs in
-    #: its own pile).
+    #: card id) of the cards seen going under (the viewer's own put-backs in its own pile).
     pile: int
     pile_known: tuple[tuple[int, str], ...]
     #: Turn by turn, in the place stage: the tile this seat revealed and has not placed yet,
     #: as of this picture of the town; -1 otherwise (never a tile not yet revealed).
     revealed: int
+    #: The ability cards this seat's exhausted gnomes discarded, face up and out of the game
+    #: (card ids, in the order discarded).
+    discard: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +151,7 @@ def town_record(town: Town, revealing: bool, viewer: int | None = None) -> tuple
         len(town.ability_pile),
         town.pile_known(viewer),
         town.drawn if revealing else EMPTY,
+        tuple(town.discard),
     )
 
 
@@ -178,6 +181,7 @@ def view_of_record(g: GnomevilleState, record: tuple[Any, ...]) -> TownView:
         pile,
         pile_known,
         revealed,
+        discard,
     ) = record
     abilities = g.pack.abilities
     return TownView(
@@ -211,6 +215,7 @@ def view_of_record(g: GnomevilleState, record: tuple[Any, ...]) -> TownView:
         pile=pile,
         pile_known=tuple((at, abilities[card].id) for at, card in pile_known),
         revealed=revealed,
+        discard=tuple(abilities[card].id for card in discard),
     )
 
 

@@ -65,9 +65,9 @@ Global___Tile: _TypeAlias = Tile  # noqa: Y015
 class GnomevilleObservation(_message.Message):
     """What one seat (or a spectator) sees: everything a player at the table knows, so a bot can
     rebuild the position from it alone. Public: every town, bag contents as counts, the supply,
-    face-up and used cards, the size of every ability pile. Hidden: the order of every bag, the
-    face-down decks, the cards in the ability piles (but those seen going under: a lost ability
-    is known to all, a card a seat put back to that seat) and a tile drawn and not yet revealed.
+    face-up and used cards (discarded abilities too), the size of every ability pile. Hidden: the
+    order of every bag, the face-down decks, the cards in the ability piles (but a card a seat put
+    back is known to that seat) and a tile drawn and not yet revealed.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -266,6 +266,7 @@ class GnomevilleTown(_message.Message):
     PILE_FIELD_NUMBER: _builtins.int
     PILE_KNOWN_FIELD_NUMBER: _builtins.int
     REVEALED_FIELD_NUMBER: _builtins.int
+    DISCARD_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     number: _builtins.int
     """1 = the symmetric front, 2-5 the asymmetric backs."""
@@ -315,8 +316,14 @@ class GnomevilleTown(_message.Message):
 
     @_builtins.property
     def pile_known(self) -> _containers.RepeatedCompositeFieldContainer[Global___GnomevilleKnownCard]:
-        """The cards of that pile the viewer knows: those seen going under (lost abilities, and the
-        viewer's own put-back cards in its own pile).
+        """The cards of that pile the viewer knows: those seen going under (the viewer's own
+        put-back cards in its own pile).
+        """
+
+    @_builtins.property
+    def discard(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The ability cards (ids) this seat's exhausted gnomes discarded, in the order discarded:
+        face up and out of the game (no graduation draws them again).
         """
 
     def __init__(
@@ -341,10 +348,11 @@ class GnomevilleTown(_message.Message):
         pile: _builtins.int = ...,
         pile_known: _abc.Iterable[Global___GnomevilleKnownCard] | None = ...,
         revealed: Global___Tile.ValueType | None = ...,
+        discard: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_revealed", b"_revealed", "revealed", b"revealed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_revealed", b"_revealed", "bag", b"bag", "full", b"full", "gnomes", b"gnomes", "mushrooms", b"mushrooms", "name", b"name", "number", b"number", "passed", b"passed", "pile", b"pile", "pile_known", b"pile_known", "revealed", b"revealed", "seat", b"seat", "set_aside", b"set_aside", "spaces", b"spaces", "stacks", b"stacks", "stew", b"stew", "stuck", b"stuck", "stumps", b"stumps", "trolls", b"trolls", "vp", b"vp"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_revealed", b"_revealed", "bag", b"bag", "discard", b"discard", "full", b"full", "gnomes", b"gnomes", "mushrooms", b"mushrooms", "name", b"name", "number", b"number", "passed", b"passed", "pile", b"pile", "pile_known", b"pile_known", "revealed", b"revealed", "seat", b"seat", "set_aside", b"set_aside", "spaces", b"spaces", "stacks", b"stacks", "stew", b"stew", "stuck", b"stuck", "stumps", b"stumps", "trolls", b"trolls", "vp", b"vp"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__revealed: _TypeAlias = _typing.Literal["revealed"]  # noqa: Y015
     _WhichOneofArgType__revealed: _TypeAlias = _typing.Literal["_revealed", b"_revealed"]  # noqa: Y015

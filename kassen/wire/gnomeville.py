@@ -109,6 +109,7 @@ def town_to_proto(town: TownView) -> pb.GnomevilleTown:
             pb.GnomevilleKnownCard(position=at, ability=card) for at, card in town.pile_known
         ],
         revealed=None if town.revealed == NONE else TILE(town.revealed),
+        discard=town.discard,
     )
 
 
@@ -144,6 +145,7 @@ def town_from_proto(msg: pb.GnomevilleTown) -> TownView:
         pile=msg.pile,
         pile_known=tuple((k.position, k.ability) for k in msg.pile_known),
         revealed=int(msg.revealed) if msg.HasField("revealed") else NONE,
+        discard=tuple(msg.discard),
     )
 
 

@@ -16,11 +16,12 @@ from games.gnomeville.town import EMPTY, Town
 
 
 def ability_places(g: GnomevilleState) -> Counter[int]:
-    """Every ability card in a pile, on a tracker or held by a step."""
+    """Every ability card in a pile, on a tracker, discarded or held by a step."""
     found: Counter[int] = Counter()
     for town in g.towns:
         found.update(town.ability_pile)
         found.update(card for card in town.ability if card != EMPTY)
+        found.update(town.discard)
     found.update(step_cards(g))
     return found
 

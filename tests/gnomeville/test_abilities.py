@@ -214,3 +214,43 @@ def test_a_once_per_round_card_spent_is_not_offered_again_this_round() -> None:
     play(g, 0, "move:0:N", "activate")
     t.stew = False
     assert kind(g) == "build.draw"
+
+
+def test_g55_a_sprint_card_gains_movement_plus_the_monuments_once_per_round() -> None:
+    """The seed: 能力が1ラウンドに1回だけの場合は、各ラウンドの使用後に必ずカードを裏返す必要
+    があります (a once-per-round card is flipped after use each round), and モニュメント -
+    移動力を得るたびに、町ボード上のモニュメントごとに追加で1移動力を得ます (each monument adds 1
+    whenever you gain movement). A sprint card (ruling G55) gains its amount of movement during
+    a movement, the monument adds its 1 to that gain too; it is then spent for the round, and
+    the refresh of phase 5 turns it back."""
+    from games.gnomeville import refresh
+
+    assert "once per round" in ruling("G55") and "plus 1 per monument" in ruling("G55")
+    g, t = solo("sprint")
+    card = g.pack.abilities[t.ability[0]]
+    assert card.once_per_round and card.amount == 2
+    assert card.id in {"second-wind", "hares-dash"}  # the standard pack's two sprint cards
+    put(t, "monument", "a1")
+    bag(t, gnome=1, market=1)
+    t.stew = False
+    force_draws(t, "gnome")
+    events = choose(g, "draw")
+    assert events_of(events, "gnome_tile")[0]["movement"] == 1 + 1  # stump 1, monument 1
+    assert kind(g) == "move.step" and "sprint:0" in keys(g)
+    events = choose(g, "sprint:0")
+    assert events_of(events, "sprint")[0]["movement"] == 2 + 1  # the card's 2, the monument's 1
+    assert events_of(events, "sprint")[0]["left"] == 2 + 3
+    assert events_of(events, "ability")[0]["effect"] == "sprint"
+    assert t.ability_used[0] and "sprint:0" not in keys(g)
+    play(g, 0, "move:0:N", "move:0:N", "move:0:E", "move:0:E", "move:0:S")
+    assert t.gnome_at[0] == sp("e2")  # five steps: 2 from the tile, 3 from the sprint
+    assert kind(g) == "build.draw"
+    start_move(g, 1)
+    assert "sprint:0" not in keys(g)  # spent this round
+    choose(g, "stop")
+    refresh.refresh_round(g)
+    assert not t.ability_used[0]
+    start_move(g, 0)  # the next round: the card is back, even with no point left
+    assert keys(g) == ["sprint:0", "stop"]
+    events = choose(g, "sprint:0")
+    assert events_of(events, "sprint")[0]["movement"] == 3

@@ -188,7 +188,7 @@ def test_events_deliveries_goals_abilities() -> None:
     for ability in pack.abilities:
         assert ability.once_per_round == (ability.effect in ONCE_PER_ROUND)
         assert ability.amount in ((1, 2) if ability.effect in AMOUNT_EFFECTS else (1,))
-    assert {"redraw", "stew", "ballista", "echo"} == ONCE_PER_ROUND
+    assert {"redraw", "stew", "ballista", "echo", "sprint"} == ONCE_PER_ROUND
     cards: list[Any] = [*pack.multi_events, *pack.solo_events, *pack.abilities]
     ids = [card.id for card in cards]
     assert len(ids) == len(set(ids))

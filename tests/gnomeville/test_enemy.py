@@ -40,11 +40,61 @@ def test_a_boulder_exhausts_a_gnome_without_a_hammer() -> None:
     put_gnome(t, 1, "b2")
     card = give_ability(g, t, 1, "movement")
     t.sword[1] = True
-    pile = list(t.ability_pile)
     attack(g, add_card(g, boulders=("b2",)))
     assert t.gnome_at[1] == EMPTY and t.boulders[sp("b2")]
     assert not t.graduated[1] and not t.sword[1] and t.ability[1] == EMPTY
-    assert t.ability_pile == [*pile, card]  # G19: the bottom of its owner's pile
+    assert t.discard == [card]
+
+
+def test_g19_an_exhausted_gnome_discards_its_ability_where_no_graduation_draws_it() -> None:
+    """The seed: ノームが疲弊した場合、…ノームトラッカーを未卒業の面に裏返し、能力を捨て、装備品を
+    サプライに戻します: the ability is discarded (unlike a graduation's second card, which goes
+    to the bottom of the deck). The card lies face up on its owner's discard pile, out of the
+    game: the pile is unchanged, every view shows the discard, no later graduation draws the
+    card, and no determinization puts it back into a pile (ruling G19)."""
+    from games.gnomeville.hidden import determinize
+    from games.gnomeville.rebuild import from_view
+
+    assert "discarded" in ruling("G19") and "out of the game" in ruling("G19")
+    g = table(players=2)
+    t = town(g)
+    put_gnome(t, 1, "b2")
+    (card,) = t.take_from_pile(1)  # the gnome graduated with the pile's top card
+    t.graduated[1], t.ability[1] = True, card
+    pile = list(t.ability_pile)
+    events = attack_events(g, add_card(g, boulders=("b2",)))
+    assert t.ability[1] == EMPTY and t.discard == [card]
+    assert t.ability_pile == pile and card not in t.ability_pile  # not under the pile
+    assert [e["ability"] for e in events if e["gnome"] == 1] == [g.pack.abilities[card].id]
+    g._take_snapshot()
+    card_id = g.pack.abilities[card].id
+    for viewer in (0, 1, None):
+        assert g.observe(viewer).towns[0].discard == (card_id,)
+    # Graduations draw from the town's own pile only (G19): drawing it all never meets the card.
+    assert card not in t.take_from_pile(len(t.ability_pile))
+    # Determinization and a rebuilt view keep it out of every pile.
+    g2 = table(players=2)
+    t2 = town(g2)
+    put_gnome(t2, 1, "b2")
+    (card2,) = t2.take_from_pile(1)
+    t2.graduated[1], t2.ability[1] = True, card2
+    attack(g2, add_card(g2, boulders=("b2",)))
+    g2._take_snapshot()
+    for seat in (0, 1):
+        for seed in range(5):
+            sample = determinize(g2, seat, seed)
+            assert all(card2 not in s.ability_pile for s in sample.towns)
+            assert sample.towns[0].discard == [card2]
+    rebuilt = from_view(g2.observe(1), 3)
+    assert rebuilt.towns[0].discard == [card2]
+    assert all(card2 not in s.ability_pile for s in rebuilt.towns)
+
+
+def attack_events(g: GnomevilleState, card: int) -> list[dict[str, object]]:
+    """The ``exhausted`` events of resolving ``card`` on seat 0's town."""
+    start = len(g._events)
+    attack(g, card)
+    return [dict(e.data) for e in g._events[start:] if e.kind == "exhausted"]
 
 
 def test_g7_a_hammer_gnome_smashes_the_boulder_but_the_building_under_it_is_lost() -> None:

@@ -67,7 +67,8 @@ def test_g51_a_sample_plays_on_to_the_end() -> None:
 
 def test_g51_a_pile_knows_which_cards_went_under_and_who_saw_them() -> None:
     """Cards leave a pile from the top and go under at the bottom: a put-back card is known to
-    its owner alone, a lost one (an exhausted gnome's card was face up) to everybody."""
+    its owner alone, one every seat saw go under (``PUBLIC``: a rebuilt view marks its known
+    cards so) to everybody."""
     g = new_state(2, seed=1)
     own = town(g, 0)
     assert own.pile_seen == [] and own.pile_known(0) == () and own.pile_known(None) == ()
@@ -76,14 +77,14 @@ def test_g51_a_pile_knows_which_cards_went_under_and_who_saw_them() -> None:
     size = len(own.ability_pile)
     assert own.pile_known(0) == ((size - 1, back),)
     assert own.pile_known(1) == () and own.pile_known(None) == ()
-    own.put_under_pile(kept, PUBLIC)  # the gnome with ``kept`` is exhausted
+    own.put_under_pile(kept, PUBLIC)  # seen by everybody
     assert own.pile_known(1) == own.pile_known(None) == ((size, kept),)
     assert own.pile_known(0) == ((size - 1, back), (size, kept))
     own.take_from_pile(size - 1)  # the dealt cards are drawn: the known ones come up to the top
     assert own.pile_known(0) == ((0, back), (1, kept)) and own.pile_seen == [0, PUBLIC]
     own.take_from_pile(1)
     assert own.pile_known(0) == ((0, kept),) and own.pile_seen == [PUBLIC]
-    # The views show the same: the owner sees both, the others and spectators the lost one.
+    # The views show the same: the owner sees both, the others and spectators the public one.
     g._take_snapshot()
     ids = [a.id for a in g.pack.abilities]
     assert g.observe(1).towns[0].pile_known == ((0, ids[kept]),)

@@ -3,6 +3,7 @@ mushrooms), shared places (G50), the solo rank table, adjudication (G49) and who
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -10,6 +11,11 @@ import pytest
 from games.contract import GameConfig, Outcome
 from games.gnomeville import GAME, GnomevilleState, scoring
 from games.gnomeville.rulings import ruling
+from games.policies.base import DecisionContext
+from server.clock import SeatClock
+from server.match import Match
+from server.seats import LocalSeat, Seat
+from server.settings import MatchSettings
 from tests.gnomeville.helpers import play_random, put, town
 from tests.gnomeville.late_phases import table
 
@@ -33,7 +39,7 @@ def test_most_vp_wins() -> None:
     outcome = g.outcome()
     assert outcome is not None and g.is_over and g.pending() == ()
     assert outcome.scores == (10, 30, 20) and outcome.ranking == (1, 2, 0)
-    assert outcome.tiebreak["shared"] == ()
+    assert outcome.tiebreak["shared"] == () and outcome.shared == ()
 
 
 def test_a_vp_tie_goes_to_more_building_tiles_then_more_mushrooms() -> None:
@@ -65,7 +71,42 @@ def test_g50_still_tied_players_share_the_place_listed_by_seat() -> None:
     assert outcome is not None
     assert outcome.ranking == (1, 3, 0, 2)
     assert outcome.tiebreak["shared"] == ((1, 3), (0, 2))
+    assert outcome.shared == ((1, 3), (0, 2))  # the contract's field: first and third places
+    assert [outcome.rank_of(s) for s in range(4)] == [3, 1, 3, 1]
     assert g.final["shared"] == ((1, 3), (0, 2))
+
+
+class _Passer:
+    """Passes whenever it can: draws nothing, buys nothing, takes the first of anything else."""
+
+    def choose(self, ctx: DecisionContext) -> int:
+        keys = [o.key for o in ctx.decision.options]
+        for key in ("pass", "done"):
+            if key in keys:
+                return keys.index(key)
+        return 0
+
+
+def test_g50_two_passing_players_win_together_in_the_outcome_and_the_match_result() -> None:
+    """The seed's end of the game: 同点の場合は、最も多くの建物タイルを町に配置しているプレイヤーが
+    勝ち、それでも同点の場合は、最も多くのキノコが残っているプレイヤーが勝ちます。まだ同点が続く場合は、
+    それらのプレイヤー全員が勝利を分け合います. Two players who pass whenever they can (standard,
+    seed 1) end on 29/29 VP, no buildings, 2/2 mushrooms: both win, so the outcome's ``shared``
+    names them and the referee gives both seats rank 1 (not seat 0 alone)."""
+    assert "share the place" in ruling("G50") and "Outcome.shared" in ruling("G50")
+    settings = MatchSettings(game="gnomeville", config=GameConfig(2, "standard"), seed=1)
+    g = GAME.new(settings.config, settings.seed)
+    seats: list[Seat] = [
+        LocalSeat(i, SeatClock(settings.time_control), _Passer(), f"passer{i}") for i in range(2)
+    ]
+    match = Match("passers", GAME, settings, seats, None, state=g)
+    result = asyncio.run(match.run())
+    outcome = _outcome(g)
+    assert outcome.scores == (29, 29)
+    assert outcome.tiebreak["buildings"] == (0, 0) and outcome.tiebreak["mushrooms"] == (2, 2)
+    assert outcome.ranking == (0, 1) and outcome.shared == ((0, 1),)
+    assert [outcome.rank_of(s) for s in (0, 1)] == [1, 1]
+    assert {r.seat: r.rank for r in result.seats} == {0: 1, 1: 1}
 
 
 @pytest.mark.parametrize(

@@ -271,3 +271,47 @@ def test_an_upgrade_takes_only_from_the_towns_share() -> None:
     play(g, 0, "draw", "place:c1", "line:house", "upgrade:a1")
     assert g.supply == supply  # settled at the barrier, not before
     assert t.taken[Tile.HOUSE] == 1
+
+
+def test_g23_a_group_blocked_for_want_of_a_tile_upgrades_when_the_river_returns_one() -> None:
+    """An upgrade is a state, not an event (the seed: 3枚以上の、縦横に接続されていて、一致して
+    おり、占有されていない建物タイルがある場合、アップグレードが発動します). Three houses are placed
+    while no tavern and no academy is left: blocked (ruling G23). In phase 5 Riverville's river
+    washes a tavern back to the supply (G48); upgrades are resolved in the build phase (G54),
+    so the houses upgrade when the next build phase opens, before the first draw, on any of
+    their spaces."""
+    from tests.gnomeville.late_phases import add_card
+
+    assert "whenever a phase opens" in ruling("G23")
+    g = ready_to_place("house", towns="3")
+    t = town(g)
+    river = t.layout.river[0]
+    g.supply[Tile.TAVERN] = g.supply[Tile.ACADEMY] = 0
+    no_share(g, Tile.TAVERN, Tile.ACADEMY)
+    put(t, "tavern", river)  # the only tavern left in the game, on the river
+    put(t, "house", "a1", "b1")
+    events = choose(g, "place:c1")
+    assert events_of(events, "upgrade_blocked") == [
+        {"seat": 0, "tile": "house", "spaces": ["a1", "b1", "c1"]}
+    ]
+    assert t.stacks == [] and kind(g) == "build.draw"
+    g.round_card = add_card(g)  # a troll card that does nothing: the houses stay
+    choose(g, "pass")
+    assert g.phase == "buy" and g.supply[Tile.TAVERN] == 1  # the river took the tavern back
+    assert t.tiles[river] == EMPTY
+    assert [t.tiles[sp(s)] for s in ("a1", "b1", "c1")] == [Tile.HOUSE] * 3  # still blocked
+    assert kind(g) == "buy.tile"  # no upgrade in phase 5 (G54)
+    events = choose(g, "done")
+    # Round 2's build phase opens with the upgrade, before the first draw.
+    assert g.round == 2 and g.phase == "build"
+    assert events_of(events, "stacked") == [
+        {"seat": 0, "tile": "house", "spaces": ["a1", "b1", "c1"], "height": 3}
+    ]
+    assert kind(g) == "upgrade.space"
+    assert keys(g) == ["upgrade:a1", "upgrade:b1", "upgrade:c1"]  # as after a step-off
+    events = choose(g, "upgrade:b1")
+    assert events_of(events, "upgrade")[0]["tile"] == "tavern"
+    assert t.tiles[sp("b1")] == Tile.TAVERN
+    assert t.taken[Tile.TAVERN] == 1 and t.share[Tile.TAVERN] == 0  # from its share (G18)
+    assert t.stacks == [[Tile.HOUSE] * 3]
+    assert kind(g) == "build.draw"

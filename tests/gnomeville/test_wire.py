@@ -96,6 +96,7 @@ def test_every_public_fact_round_trips_in_every_shape() -> None:
         pile=7,
         pile_known=((5, pack.abilities[3].id), (6, pack.abilities[0].id)),
         revealed=int(Tile.MARKET),
+        discard=(pack.abilities[8].id, pack.abilities[2].id),
     )
     odd = dataclasses.replace(
         view,
@@ -110,6 +111,7 @@ def test_every_public_fact_round_trips_in_every_shape() -> None:
     assert message.towns[0].HasField("revealed") and message.towns[0].revealed == gpb.TILE_MARKET
     assert not message.towns[1].HasField("revealed")
     assert [(k.position, k.ability) for k in message.towns[0].pile_known] == list(town.pile_known)
+    assert list(message.towns[0].discard) == list(town.discard)
     encoder = ViewEncoder()
     for shown in (view, odd, view, odd):
         assert encoder.encode(shown) == view_to_proto(shown)
