@@ -1,6 +1,6 @@
 """The 54-card standard deck: suit, kind, crafting cost, item and VP, effect id (data, not logic).
 
-Facts from ../shared/reference/root-data.md §2 (confidence H: five engines agree, and the list
+Facts from the Law of Root and the printed deck (five open-source engines agree, and the list
 reproduces two independent blogs' statistics: crafting icons 18 fox / 24 mouse / 25 rabbit not
 counting Tax Collector, 2% "any" cost, 15% cost-3, 37% cost-1). Card rules are the Law's (§2
 "General card rules"); the effects themselves belong to the engine, keyed by ``effect``.

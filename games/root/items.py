@@ -1,8 +1,8 @@
 """Items: ids, the item supply printed on the map, ruin items, the Vagabond's starting set.
 
-Facts from ../shared/reference/root-data.md §3.1 (confidence H: Law 5.1.5, TAG, the Go engine and
-the supply row on the map image). The digest warns (§6) that one Markdown copy of the Law swaps
-coins and crossbows; these counts are the official Law's: 1 crossbow and 2 coins in the supply.
+Facts from Law 5.1.5 and the supply row on the printed map (open-source engines agree). One
+Markdown copy of the Law swaps coins and crossbows; these counts are the official Law's: 1
+crossbow and 2 coins in the supply.
 
 Data choices:
 - Item ids are singular nouns (``boot``, ``bag``, ``coin``, ...), as the Law app spells them

@@ -1,7 +1,7 @@
 """The two sides of the base board, Autumn and Winter: clearings, paths, rivers, forests (data).
 
-Facts from ../shared/reference/root-data.md §1 (the digest), which cites the Law of Root and
-seven map sources; where the seed summary (seeds/003) and the Law differ, the Law wins.
+Facts from the Law of Root and the printed maps (seven map sources agree); where the Japanese
+edition's rules summary and the Law differ, the Law wins.
 Clearings are numbered 1..12 by their Clockwork bot priority (§1.1), which is also how game
 logs number them; corners are 1 NW, 2 NE, 3 SE, 4 SW and 1-3, 2-4 are diagonally opposite.
 

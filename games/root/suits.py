@@ -1,6 +1,6 @@
 """The suits of Root: clearings are fox, rabbit or mouse; cards add the wild bird.
 
-Facts: ../shared/reference/root-data.md §2 ("Birds are wild", Law 2.1) and §1 (every clearing has
+Facts: "Birds are wild" (Law 2.1) and the maps (every clearing has
 a suit of mouse, rabbit or fox). Kept in their own module because maps, cards and every faction
 use them. The order fox, rabbit, mouse follows the Law's own listing.
 """

@@ -1,7 +1,7 @@
 """Faction board tracks: Marquise buildings, Eyrie roosts and leaders, Alliance sympathy (data).
 
-Facts from ../shared/reference/root-data.md §4 (confidence H: Tyler, TAG, davpat, the Go engine
-and the Japanese card-image table agree) and §3.4 (Eyrie leaders, Law 7.8: H). Track spaces are
+Facts from the printed faction boards (several open-source engines and the Japanese
+card-image table agree) and the Eyrie leaders of Law 7.8. Track spaces are
 stored left to right, index 0 = the leftmost space. A space is "uncovered" once the piece on it
 has gone to the map, so with k pieces of a kind on the map, spaces 0..k-1 are uncovered.
 

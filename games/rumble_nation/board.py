@@ -1,6 +1,6 @@
 """The map of Rumble Nation: eleven areas, land links and sea links (data, not logic).
 
-Facts from the printed board, cross-checked in ../shared/reference/rumble-nation.md.
+Facts from the printed board.
 Areas are identified by index (0..10) inside the engine for speed; ``AREAS[i].id`` is the
 stable name used on the wire and in logs.
 """

@@ -1,4 +1,4 @@
-"""Root's data checked against the digest (../shared/reference/root-data.md, "the digest").
+"""Root's data checked against a digest of the Law of Root and the printed game ("the digest").
 
 The expected values below are typed again from the digest's tables, in the digest's own layout
 (per-clearing adjacency lists, per-card rows, totals), so a slip in the engine's data shows up as
