@@ -298,7 +298,12 @@ class IsmctsPolicy:
             steps += 1
             if steps % self._clock_every == 0 and time.perf_counter() >= deadline:
                 break
-        reward = rewards(state, self.params.margin, evaluation[0] if evaluation else None)
+        reward = rewards(
+            state,
+            self.params.margin,
+            evaluation[0] if evaluation else None,
+            evaluation[2] if evaluation else None,
+        )
         root.visits += 1
         for child in path:
             child.visits += 1
@@ -392,7 +397,12 @@ class IsmctsPolicy:
             steps += 1
             if steps % self._clock_every == 0 and time.perf_counter() >= deadline:
                 break
-        return rewards(state, self.params.margin, evaluation[0] if evaluation else None)[me]
+        return rewards(
+            state,
+            self.params.margin,
+            evaluation[0] if evaluation else None,
+            evaluation[2] if evaluation else None,
+        )[me]
 
     @staticmethod
     def _best(root: Node, decision: Decision, prior: int | None, trust: float) -> int | None:

@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from games.contract import Decision, GameState, Hooks, hooks_of, load_hook
 from games.policies.base import DecisionContext, Policy
-from games.policies.ismcts_rewards import Projection
+from games.policies.ismcts_rewards import Partners, Projection
 
 Rebuild = Callable[[Any, int], GameState]
 Rollout = Callable[[GameState, Decision, random.Random], int]
@@ -41,16 +41,22 @@ def rebuild_for(game: str) -> Rebuild:
     return cast(Rebuild, load_hook(ref))
 
 
-def evaluation_for(game: str) -> tuple[Projection, Stage] | None:
+def evaluation_for(game: str) -> tuple[Projection, Stage, Partners | None] | None:
     """The game's projection of final scores and its stage counter, if it has them: its
     ``evaluation`` module's ``projected(state)`` is each seat's projected final score, its
     ``stage(state)`` counts the game's scoring stages passed (a ``stage`` rollout runs until
-    the next one)."""
+    the next one), and its optional ``partners(state)`` names the seats that win or lose
+    together (``ismcts_rewards``)."""
     ref = hooks_for(game).evaluation
     if ref is None:
         return None
     module = load_hook(ref)
-    return cast(Projection, module.projected), cast(Stage, module.stage)
+    partners = getattr(module, "partners", None)
+    return (
+        cast(Projection, module.projected),
+        cast(Stage, module.stage),
+        cast("Partners | None", partners),
+    )
 
 
 def greedy_policy(game: str, seed: int) -> Policy:

@@ -5,6 +5,12 @@ places share; the score share between the lowest and the highest score). An unfi
 judged by the game's projected final scores, or its ``adjudicate()``; with ``margin`` > 0 by
 each seat's score against the best other's, ``0.5 + 0.5 * tanh(difference / margin)``, which
 still moves when a rollout changes the margin but not the order. Solo: the score alone.
+
+Partners win or lose together, as Root's coalitions do. A game's ``partners(state)`` gives,
+for each seat, the seat whose projection judges it (itself, unless its own score no longer
+decides its result: a Vagabond in a coalition is judged by his partner's). Seats judged by
+the same seat are not each other's rivals (else the partner would see her own result as the
+best other's, and a lead would be worth nothing).
 """
 
 from __future__ import annotations
@@ -21,18 +27,28 @@ SOLO_SCALE = 50.0
 
 #: Each seat's projected final score for an unfinished position (``games/<game>/evaluate.py``).
 Projection = Callable[[GameState], tuple[float, ...]]
+#: For each seat, the seat whose projection judges it (itself unless it shares another's result).
+Partners = Callable[[GameState], tuple[int, ...]]
 
 
 def rewards(
-    state: GameState, margin: float = 0.0, projection: Projection | None = None
+    state: GameState,
+    margin: float = 0.0,
+    projection: Projection | None = None,
+    partners: Partners | None = None,
 ) -> list[float]:
     """Each seat's reward for a finished or unfinished position (see the module docstring);
-    ``projection``: judge an unfinished position by it rather than by ``adjudicate()``."""
+    ``projection``: judge an unfinished position by it rather than by ``adjudicate()``;
+    ``partners``: who shares whose result there."""
     finished = state.outcome()
     if finished is None and projection is not None:
         projected = projection(state)
         if len(projected) > 1:
-            return margin_rewards(projected, margin) if margin > 0 else place_rewards(projected)
+            team = partners(state) if partners is not None else tuple(range(len(projected)))
+            projected = tuple(projected[team[seat]] for seat in range(len(projected)))
+            if margin > 0:
+                return margin_rewards(projected, margin, team)
+            return place_rewards(projected)
     outcome = finished or state.adjudicate()
     n = len(outcome.ranking)
     if n == 1:
@@ -45,12 +61,18 @@ def rewards(
     return _with_shares(places, scores)
 
 
-def margin_rewards(scores: Sequence[float], margin: float) -> list[float]:
-    """Each seat's score against the best other's, squashed by ``tanh`` over ``margin``."""
-    return [
-        0.5 + 0.5 * math.tanh((own - max(v for o, v in enumerate(scores) if o != s)) / margin)
-        for s, own in enumerate(scores)
-    ]
+def margin_rewards(
+    scores: Sequence[float], margin: float, partners: Sequence[int] = ()
+) -> list[float]:
+    """Each seat's score against the best rival's (a seat judged by another seat, in
+    ``partners``: the seat judging each seat), squashed by ``tanh`` over ``margin``."""
+    judge = list(partners) or list(range(len(scores)))
+    out = []
+    for s, own in enumerate(scores):
+        rivals = [v for o, v in enumerate(scores) if judge[o] != judge[s]]
+        best = max(rivals) if rivals else own
+        out.append(0.5 + 0.5 * math.tanh((own - best) / margin))
+    return out
 
 
 def place_rewards(scores: Sequence[float]) -> list[float]:

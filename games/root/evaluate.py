@@ -7,7 +7,9 @@ game, ``POSITION_WEIGHT`` times the greedy player's map yardstick
 threatened) from that seat's own view. Three or four players: the VP alone.
 
 ``stage`` counts turns (over the contest's games): a search rolls out to the end of the turn
-in progress and judges the position there.
+in progress and judges the position there. ``partners``: a Vagabond in a coalition wins or
+loses with his partner (RT23), so the search judges him by the partner's projection and
+neither counts the other as a rival.
 """
 
 from __future__ import annotations
@@ -42,3 +44,13 @@ def projected(g: RootState) -> tuple[float, ...]:
         model = MapModel(g.observe(seat))
         totals[seat] += POSITION_WEIGHT * position(model, factions[seat], factions[1 - seat])
     return tuple(totals)
+
+
+def partners(g: RootState) -> tuple[int, ...]:
+    """For each seat, the seat whose projection judges it: a Vagabond in a coalition, whose
+    own VP no longer move (RT19), his partner's (RT22, RT23); everyone else itself."""
+    judge = list(range(g.n))
+    for seat, player in enumerate(g.players):
+        if player.coalition is not None and player.coalition >= 0:
+            judge[seat] = player.coalition
+    return tuple(judge)

@@ -70,3 +70,19 @@ def test_solo_is_the_score_alone() -> None:
     state = played("gnomeville", 1, 4)
     score = state.outcome().scores[0]  # type: ignore[union-attr]
     assert rewards(state) == pytest.approx([0.5 + 0.5 * score / (abs(score) + 50.0)])
+
+
+def test_partners_share_a_projection_and_are_not_each_others_rivals() -> None:
+    """A coalition (Root's RT23: the Vagabond wins or loses with his partner): seat 2 is judged
+    by seat 0's projection, so he shares her lead; and she leads by her margin over the
+    others, not over her own result counted again as his."""
+    partners = (0, 1, 0, 3)
+    alone = margin_rewards([20.0, 10.0, 20.0, 5.0], 5.0)
+    together = margin_rewards([20.0, 10.0, 20.0, 5.0], 5.0, partners)
+    assert alone[0] == pytest.approx(0.5) and alone[2] == pytest.approx(0.5)
+    assert together[0] == together[2] == pytest.approx(0.5 + 0.5 * math.tanh(10.0 / 5.0))
+    assert together[1] == pytest.approx(0.5 + 0.5 * math.tanh(-10.0 / 5.0))
+    state = get_game("rumble-nation").new(GameConfig(4, "base"), 3)
+    frozen = (20.0, 10.0, 5.0, 5.0)  # the partner's own VP no longer move (RT19)
+    judged = rewards(state, 5.0, projection=lambda _: frozen, partners=lambda _: partners)
+    assert judged[2] == judged[0] > 0.9

@@ -13,7 +13,7 @@ import pytest
 
 from games.contract import GameConfig
 from games.root import battle as battle_module
-from games.root import dominance
+from games.root import dominance, evaluate
 from games.root.battle import Battle
 from games.root.cards import CARD_BY_ID
 from games.root.crafting import favor
@@ -967,3 +967,14 @@ def test_9_6_4_capacity_counts_satchel_and_damaged_box_never_the_tracks() -> Non
     choose(g, "remove:bag")
     assert not g.pending() or decision(g).kind != "vagabond.capacity"
     assert len(board.in_satchel_or_damaged()) == 6 and (TEA, False, False) in board.items
+
+
+def test_rt23_the_search_judges_a_coalition_together() -> None:
+    """RT23 (a coalition wins together) for the search bot: the Vagabond in a coalition is
+    judged by his partner's projection; every other seat by its own."""
+    g, seat = table()
+    assert evaluate.partners(g) == (0, 1, 2, 3)
+    partner = form_coalition(g, seat, MARQUISE)
+    judge = evaluate.partners(g)
+    assert judge[seat] == partner
+    assert all(judge[s] == s for s in range(4) if s != seat)
