@@ -87,7 +87,7 @@ def stacks_of(pid: int) -> str:
     strict=False,
     reason="in 3 full-suite runs of 2026-12-01 (not alone: 9 of 9 pass) the runner did not stop "
     "on SIGINT (it ran on, or finished with exit 0): the SIGINT looks lost in the full suite's "
-    "order; under investigation (issue 17 notes)",
+    "order; under investigation",
 )
 def test_the_resume_hint_after_ctrl_c_names_the_database(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'k.sqlite'}"
@@ -129,7 +129,7 @@ def test_the_resume_hint_after_ctrl_c_names_the_database(tmp_path: Path) -> None
     signals = signal_state(process.pid)
     process.send_signal(signal.SIGINT)
     # Generous: twice under a loaded full suite the runner took over 60 s to stop (not seen
-    # alone, idle or with CPU burners: 9 of 9 in 5-9 s); being looked into (issue 17 notes).
+    # alone, idle or with CPU burners: 9 of 9 in 5-9 s); being looked into.
     try:
         rest = process.communicate(timeout=30)[1]
     except subprocess.TimeoutExpired:  # say where it is before waiting on
