@@ -10,8 +10,9 @@ It sees only its own view, so it plays the same in-process and over the wire.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from games.contract import Decision
+from games.contract import Decision, Option
 from games.policies.base import DecisionContext
 from games.rumble_nation.components import DAIMYO_POWER, USES_SMALL_TOKENS
 from games.rumble_nation.state import AFTER_ROLL, TURN, RumbleNationState
@@ -76,27 +77,35 @@ class GreedyPolicy:
         decision = ctx.decision
         options = decision.options
         if decision.kind == "daimyo_draft":
-            return min(
-                range(len(options)), key=lambda i: DAIMYO_PREFERENCE.index(options[i].value[1])
-            )
+            return _daimyo_pick(options)
         state = RumbleNationState.from_view(ctx.observation, self._rng.getrandbits(32))
-        seat = ctx.seat
-        base = evaluate(state, seat)
-        scores: list[float] = []
-        for index, option in enumerate(options):
-            what = option.value[0]
-            if what == "roll":
-                scores.append(base + ROLL_VALUE)
-            elif what == "reroll":
-                scores.append(base + REROLL_BELOW)
-            else:
-                trial = state.clone()
-                trial.apply(seat, index)
-                budget = [SEARCH_BUDGET]
-                scores.append(_best_completion(trial, seat, budget))
-        best = max(scores)
-        ties = [i for i, v in enumerate(scores) if v >= best - 1e-9]
-        return ties[0] if len(ties) == 1 else self._rng.choice(ties)
+        return _best_option(state, ctx.seat, options, self._rng)
+
+
+def _daimyo_pick(options: Sequence[Option]) -> int:
+    """The most preferred daimyo on offer."""
+    return min(range(len(options)), key=lambda i: DAIMYO_PREFERENCE.index(options[i].value[1]))
+
+
+def _best_option(
+    state: RumbleNationState, seat: int, options: Sequence[Option], rng: random.Random
+) -> int:
+    """The option whose best completion evaluates highest (ties drawn from ``rng``)."""
+    base = evaluate(state, seat)
+    scores: list[float] = []
+    for index, option in enumerate(options):
+        what = option.value[0]
+        if what == "roll":
+            scores.append(base + ROLL_VALUE)
+        elif what == "reroll":
+            scores.append(base + REROLL_BELOW)
+        else:
+            trial = state.clone()
+            trial.apply(seat, index)
+            scores.append(_best_completion(trial, seat, [SEARCH_BUDGET]))
+    best = max(scores)
+    ties = [i for i, v in enumerate(scores) if v >= best - 1e-9]
+    return ties[0] if len(ties) == 1 else rng.choice(ties)
 
 
 def _best_completion(s: RumbleNationState, seat: int, budget: list[int]) -> float:
@@ -123,25 +132,6 @@ def _best_completion(s: RumbleNationState, seat: int, budget: list[int]) -> floa
 def rollout_choice(state: RumbleNationState, decision: Decision, rng: random.Random) -> int:
     """The greedy choice on a search rollout's determinized state itself (the policy would
     rebuild the state from an observation first: the same choice, ten times slower)."""
-    options = decision.options
-    seat = decision.seat
     if decision.kind == "daimyo_draft":
-        return min(
-            range(len(options)),
-            key=lambda i: DAIMYO_PREFERENCE.index(options[i].value[1]),
-        )
-    base = evaluate(state, seat)
-    scores: list[float] = []
-    for index, option in enumerate(options):
-        what = option.value[0]
-        if what == "roll":
-            scores.append(base + ROLL_VALUE)
-        elif what == "reroll":
-            scores.append(base + REROLL_BELOW)
-        else:
-            trial = state.clone()
-            trial.apply(seat, index)
-            scores.append(_best_completion(trial, seat, [SEARCH_BUDGET]))
-    best = max(scores)
-    ties = [i for i, v in enumerate(scores) if v >= best - 1e-9]
-    return ties[0] if len(ties) == 1 else rng.choice(ties)
+        return _daimyo_pick(decision.options)
+    return _best_option(state, decision.seat, decision.options, rng)
