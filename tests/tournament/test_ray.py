@@ -168,8 +168,12 @@ def test_resume_after_the_driver_is_killed_on_postgresql(cluster: str, tmp_path:
                 continue
             if sum(m.status == "done" for m in matches) >= 100:
                 break
+        ended = run.poll()  # a driver that stopped by itself: its own words say why
         run.send_signal(signal.SIGKILL)
-        run.wait(60)
+        _out, driver_err = run.communicate(timeout=60)
+        assert storage.latest_tournament(storage.connect(url)) is not None, (
+            f"the driver stored no tournament in 300 s (exit {ended}): {driver_err[-2000:]}"
+        )
         tournament_id, before = stored(url)
         done_before = sum(m.status == "done" for m in before)
         assert 0 < done_before < 1600
