@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.skipped_suites import terminal_summary
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
@@ -35,6 +37,12 @@ def pytest_report_header(config: pytest.Config) -> str:
     if config.getoption("slow"):
         return "depth: slow (full property runs)"
     return "depth: fast (--slow for the full property runs)"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Name what this run skipped and how to enable it (tests/skipped_suites.py)."""
+    if not hasattr(terminalreporter.config, "workerinput"):  # xdist workers report to the main
+        terminal_summary(terminalreporter)
 
 
 @dataclass(frozen=True)
