@@ -192,6 +192,13 @@ def span_paths(page: str) -> list[tuple[str, str]]:
     return out
 
 
+def test_the_link_pattern_reads_links() -> None:
+    text = 'See [the protocol](docs/protocol.md#clocks), ![a chart](../x.png "t") and [w](https://a.b).'
+    assert LINK.findall(text) == ["docs/protocol.md#clocks", "../x.png", "https://a.b"]
+    assert resolve("docs/games/root.md", "../protocol.md") == "docs/protocol.md"
+    assert resolve("README.md", "../shared/seeds/003.txt") is None  # leaves the repository
+
+
 def test_the_link_scan_sees_links_and_paths() -> None:
     assert "README.md" in pages() and "docs/protocol.md" in pages()
     assert any(p.startswith("examples/") for p in pages())
