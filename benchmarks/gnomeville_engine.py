@@ -1,4 +1,4 @@
-"""Random Gnomeville games per second, in-process, on one core (issue 12's benchmark).
+"""Random Gnomeville games per second, in-process, on one core (the engine's speed target).
 
     python benchmarks/gnomeville_engine.py [--seconds 3] [--repeats 5] [--profile]
 

@@ -11,7 +11,7 @@ directory, log level warning) and, from this process:
    match, adjudicated); the server's RSS is read from /proc every 500 matches;
 2. creates ``--waiting`` matches nobody joins (idle join windows): RSS per waiting match;
 3. floods one seat with ``--flood`` messages it was not asked for (pongs to no ping), joining
-   again each time the referee ends the stream, as the adversarial client of issue 15 did.
+   again each time the referee ends the stream, as an adversarial client would.
 
 Prints one line per phase and the figures docs/performance.md records ("Memory").
 """

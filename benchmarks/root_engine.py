@@ -1,4 +1,4 @@
-"""Random Root games per second, in-process, on one core (issues 6, 13 and 14's benchmark).
+"""Random Root games per second, in-process, on one core, for two, three and four players.
 
     python benchmarks/root_engine.py [--seconds 3] [--repeats 5] [--profile]
 
@@ -7,7 +7,7 @@ search bot's playout does) for two-player one-game and two-game contests on both
 three-player games (Marquise, Eyrie, Woodland Alliance; once the Alliance is in the engine, both
 maps; target: 30,000 decisions/s on Autumn as for two players) and four-player games (all four
 factions; once the Vagabond is in the engine, both maps, else skipped with the reason printed;
-issue 14's target: 30,000 decisions/s), and reports games/s
+target: 30,000 decisions/s), and reports games/s
 and decisions/s (best of ``--repeats`` CPU-time windows: a shared machine only adds noise).
 A random game that wanders is cut at ``MAX_DECISIONS`` (the referee's adjudication limit does
 the same over the wire); how many were cut is reported. ``--profile`` prints a cProfile top 25.

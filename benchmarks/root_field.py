@@ -1,4 +1,4 @@
-"""Greedy against random in four-player Root, per faction and seat (issue 14).
+"""Greedy against random in four-player Root, per faction and seat (docs/bots.md).
 
     python -m benchmarks.root_field [--blocks 100] [--seed 1] [--board autumn] [--out DIR]
         [--faction vagabond]

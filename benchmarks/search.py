@@ -1,4 +1,4 @@
-"""What the ``ismcts`` search bot costs a decision, per game (issue 18's benchmark).
+"""What the ``ismcts`` search bot costs a decision, per game (docs/bots.md, "ISMCTS").
 
     python benchmarks/search.py [--positions 8] [--games rumble-nation root gnomeville]
 

@@ -1,4 +1,4 @@
-"""Fair determinization, for every registered game (issue 10, "Fair play").
+"""Fair determinization, for every registered game (docs/engine.md, `state.determinize`).
 
 A search bot plans on ``state.determinize(seat, seed)``: a copy in which what the seat cannot
 know is drawn again. That is fair only if

@@ -190,7 +190,13 @@ def table(game: str) -> tuple[Row, ...]:
     text = DOC_OF[game].read_text(encoding="utf-8")
     assert SECTION in text, f"{DOC_OF[game]} has no section {SECTION!r}"
     section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
-    lines = [line.strip() for line in section.splitlines() if line.strip().startswith("|")]
+    # The section's first table (a later one, e.g. Gnomeville's shared actions, is not it).
+    lines = []
+    for line in section.splitlines():
+        if line.strip().startswith("|"):
+            lines.append(line.strip())
+        elif lines:
+            break
     header, rule, *body = lines
     assert len(_cells(header)) == 3 and _cells(header)[2] == "option keys", header
     assert set(rule) <= set("|-: "), rule
@@ -224,6 +230,10 @@ class Seen:
     duplicates: list[tuple[str, str, list[str]]] = field(default_factory=list)
     wire_mismatches: list[tuple[str, list[str], list[str]]] = field(default_factory=list)
     decisions: int = 0
+    #: Gnomeville: the kinds each wire ``action`` occurs in, and options whose action is not
+    #: their key's first word (``front``/``back:N`` are action ``side``).
+    action_kinds: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    action_mismatches: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def _play(game: str, state: GameState, rng: random.Random, label: str, seen: Seen) -> None:
@@ -236,9 +246,17 @@ def _play(game: str, state: GameState, rng: random.Random, label: str, seen: See
         seen.decisions += 1
         if len(set(keys)) != len(keys):
             seen.duplicates.append((label, decision.kind, keys))
-        wire = [m.key for m in options_to_proto(game, decision)]
+        messages = options_to_proto(game, decision)
+        wire = [m.key for m in messages]
         if wire != keys:
             seen.wire_mismatches.append((decision.kind, keys, wire))
+        if game == "gnomeville":
+            for m in messages:
+                action = m.gnomeville.action
+                seen.action_kinds[action].add(decision.kind)
+                word = m.key.split(":", 1)[0]
+                if action != ("side" if word in ("front", "back") else word):
+                    seen.action_mismatches.append((decision.kind, m.key, action))
         for key in keys:
             seen.keys[decision.kind].add(key)
             seen.where.setdefault((decision.kind, key), label)
@@ -422,3 +440,37 @@ def test_the_referee_sends_the_engine_keys(game: str, depth: Depth) -> None:
     found = seen(game, depth.slow)
     assert found.decisions > 1000
     assert not found.wire_mismatches, found.wire_mismatches[:5]
+
+
+# -- Gnomeville: actions that occur in more than one kind ------------------------------------
+
+SHARED = "**Read an option with its decision's kind.**"
+
+
+def shared_actions_table() -> dict[str, set[str]]:
+    """docs/games/gnomeville.md's table of actions that occur in more than one kind."""
+    text = DOC_OF["gnomeville"].read_text(encoding="utf-8")
+    assert SHARED in text, f"docs/games/gnomeville.md has no paragraph {SHARED!r}"
+    after = text.split(SHARED, 1)[1].split("\n\n", 2)[1]
+    lines = [line.strip() for line in after.splitlines() if line.strip().startswith("|")]
+    header, _rule, *body = lines
+    assert _cells(header)[:2] == ["action", "kinds"], header
+    found = {}
+    for line in body:
+        action, kinds, *_ = _cells(line)
+        found[action.strip("`")] = set(re.findall(r"`([^`]+)`", kinds))
+    return found
+
+
+def test_the_action_on_the_wire_is_the_keys_first_word(depth: Depth) -> None:
+    found = seen("gnomeville", depth.slow)
+    assert found.action_kinds, "no Gnomeville option was seen"
+    assert not found.action_mismatches, found.action_mismatches[:5]
+
+
+def test_the_docs_list_every_action_shared_between_kinds(depth: Depth) -> None:
+    """A bot that reads ``action`` without ``kind`` confuses these; the list must be whole."""
+    found = seen("gnomeville", depth.slow)
+    shared = {a: kinds for a, kinds in found.action_kinds.items() if len(kinds) > 1}
+    assert "keep" in shared  # the tile drawn, or an ability card
+    assert shared_actions_table() == shared

@@ -11,14 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
 from sqlalchemy.engine import Engine
 
 from kassen.files import replace_files
 from tournament import storage
 from tournament.options import describe_options, options_note
 from tournament.ratings import EloTracker, Ladder, Match, Placing, fit_ladder, pairwise_outcomes
+from tournament.terminal_table import Column, print_fitted
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +139,20 @@ def is_solo(engine: Engine, tournament_id: str) -> bool:
     return row is not None and int(row["players"]) == 1
 
 
+#: The ladder's columns; a narrow terminal loses failures first, then pair games, LOS, score
+#: and the interval (``terminal_table``), never the rank, the name or the Elo.
+LADDER_COLUMNS = (
+    Column("#"),
+    Column("bot", "left"),
+    Column("Elo"),
+    Column("95% interval", drop=5),
+    Column("pair games", drop=2),
+    Column("score", drop=4),
+    Column("failures", drop=1),
+    Column("LOS", drop=3),
+)
+
+
 def print_ladder(engine: Engine, tournament_id: str, ci: str | None = None) -> None:
     if is_solo(engine, tournament_id):
         from tournament.solo_report import print_solo
@@ -148,34 +161,23 @@ def print_ladder(engine: Engine, tournament_id: str, ci: str | None = None) -> N
         return
     summary = summarize(engine, tournament_id, ci)
     t = summary.tournament
-    table = Table(
-        title=f"{t['name']} ({tournament_id}): {t['game']} {t['variant']}, {t['players']} players, "
-        f"{summary.matches} matches{options_note(stored_options(t))}",
-        caption="\n".join(
-            (
-                "Elo fitted jointly (Bradley-Terry, mean 1500)"
-                + (
-                    ""
-                    if summary.ladder.method == "none"
-                    else f"; 95% intervals by {summary.ladder.method_label}; LOS: the likelihood that a bot is stronger than the next"
-                ),
-                *summary.ladder.notes,
-            )
-        ),
+    title = (
+        f"{t['name']} ({tournament_id}): {t['game']} {t['variant']}, {t['players']} players, "
+        f"{summary.matches} matches{options_note(stored_options(t))}"
     )
-    for column, justify in (
-        ("#", "right"),
-        ("bot", "left"),
-        ("Elo", "right"),
-        ("95% interval", "right"),
-        ("pair games", "right"),
-        ("score", "right"),
-        ("failures", "right"),
-        ("LOS", "right"),
-    ):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
-    for row in ladder_rows(summary):
-        table.add_row(
+    caption = "\n".join(
+        (
+            "Elo fitted jointly (Bradley-Terry, mean 1500)"
+            + (
+                ""
+                if summary.ladder.method == "none"
+                else f"; 95% intervals by {summary.ladder.method_label}; LOS: the likelihood that a bot is stronger than the next"
+            ),
+            *summary.ladder.notes,
+        )
+    )
+    rows = [
+        (
             str(row["rank"]),
             row["bot"],
             _fmt(row["elo"]),
@@ -185,7 +187,9 @@ def print_ladder(engine: Engine, tournament_id: str, ci: str | None = None) -> N
             str(row["failures"]),
             _los(row["los_next"]) if row["rank"] < len(summary.ladder.entries) else "",
         )
-    Console().print(table)
+        for row in ladder_rows(summary)
+    ]
+    print_fitted(title, caption, LADDER_COLUMNS, rows)
 
 
 def _row(engine: Engine, tournament_id: str) -> dict[str, Any]:

@@ -11,14 +11,13 @@ import math
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
 from sqlalchemy.engine import Engine
 
 from kassen.files import replace_files
 from tournament.options import describe_options, options_note
 from tournament.ratings.scores import MeanCI
 from tournament.solo import NO_ELO, NO_RANK, SoloSummary, StoredSolo, summarize_solo
+from tournament.terminal_table import Column, print_fitted
 
 
 def _number(value: float, digits: int = 2) -> float | None:
@@ -95,17 +94,20 @@ def print_solo(engine: Engine, tournament_id: str) -> None:
     stored = summarize_solo(engine, tournament_id)
     summary = stored.summary
     level = f"{summary.level:.0%}"
-    table = Table(
-        title=_title(stored, tournament_id),
-        caption=f"{NO_ELO}. Mean score with its t-based {level} interval; {_rank_legend(summary)}",
-    )
-    for column in ("#", "bot", "mean", f"{level} interval", "games", "failures"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
     headers = rank_headers(summary)
-    for header in headers:
-        table.add_column(header, justify="right")
-    for row, bot in zip(solo_rows(summary), summary.bots, strict=True):
-        table.add_row(
+    # A narrow terminal loses failures first, then the rank counts (together), games and the
+    # interval (``terminal_table``); never the place, the name or the mean.
+    columns = (
+        Column("#"),
+        Column("bot", "left"),
+        Column("mean"),
+        Column(f"{level} interval", drop=4),
+        Column("games", drop=3),
+        Column("failures", drop=1),
+        *(Column(header, drop=2) for header in headers),
+    )
+    rows = [
+        (
             str(row["rank"]),
             bot.name,
             _fmt(bot.stats.mean),
@@ -114,30 +116,40 @@ def print_solo(engine: Engine, tournament_id: str) -> None:
             str(bot.failures),
             *(str(row[h]) for h in headers),
         )
-    console = Console()
-    console.print(table)
+        for row, bot in zip(solo_rows(summary), summary.bots, strict=True)
+    ]
+    print_fitted(
+        _title(stored, tournament_id),
+        f"{NO_ELO}. Mean score with its t-based {level} interval; {_rank_legend(summary)}",
+        columns,
+        rows,
+    )
     if not summary.comparisons:
         return
-    pairs = Table(
-        title=f"Paired by seed: score(bot) − score(opponent) seed by seed, mean and {level} t "
-        "interval",
-        caption="every bot played the same seeds; a seed's deal moves both scores, the "
-        "per-seed difference cancels it",
+    print_fitted(
+        f"Paired by seed: score(bot) − score(opponent) seed by seed, mean and {level} t interval",
+        "every bot played the same seeds; a seed's deal moves both scores, the per-seed "
+        "difference cancels it",
+        (
+            Column("bot", "left"),
+            Column("opponent", "left"),
+            Column("seeds", drop=1),
+            Column("mean diff"),
+            Column(f"{level} interval", drop=2),
+            Column("verdict", "left", wrap=True),
+        ),
+        [
+            (
+                c.bot,
+                c.opponent,
+                str(c.paired.n),
+                _fmt(c.paired.mean, "{:+.1f}"),
+                _interval(c.paired, "{:+.1f}"),
+                c.verdict,
+            )
+            for c in summary.comparisons
+        ],
     )
-    for column in ("bot", "opponent", "seeds", "mean diff", f"{level} interval", "verdict"):
-        pairs.add_column(
-            column, justify="left" if column in ("bot", "opponent", "verdict") else "right"
-        )
-    for c in summary.comparisons:
-        pairs.add_row(
-            c.bot,
-            c.opponent,
-            str(c.paired.n),
-            _fmt(c.paired.mean, "{:+.1f}"),
-            _interval(c.paired, "{:+.1f}"),
-            c.verdict,
-        )
-    console.print(pairs)
 
 
 def solo_json(engine: Engine, tournament_id: str, public: dict[str, Any]) -> str:

@@ -1,8 +1,8 @@
-"""Every point where the seed is silent, decided once, here.
+"""Every point where the game's Japanese instructions are silent, decided once, here.
 
 Each ruling has an id that the engine cites in a comment where it applies and a test names
 (``tests/gnomeville/test_rulings.py``). ``docs/rulings/gnomeville.md`` lists them for people.
-G1-G16 come from the English digest of the seed; G17 onwards were decided while building.
+G1-G16 come from the English digest of the instructions; G17 onwards were decided while building.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ RULINGS: dict[str, str] = {
     "(red) market > workshop > armory > ballista > monument. A market group chooses the line.",
     "G2": "An upgrade stack of height h scores h VP plus min(max(h - 4, 0), 5).",
     "G3": "Three stump spaces, covered top to bottom, give 1, 2 and 3 movement.",
-    "G4": "A pass is final for the round's build phase (the seed's FAQ lets a passed player "
-    "rejoin; over the network a rejoin right would let a bot hold the phase open).",
+    "G4": "A pass is final for the round's build phase (the instructions' FAQ lets a passed "
+    "player rejoin; over the network a rejoin right would let a bot hold the phase open).",
     "G5": "An adjacency goal: the winner scores the winning value, the other nothing; a tie adds "
     "the winning and the tie value and splits the sum evenly, rounding up.",
     "G6": "A town board is a 5 x 5 grid; the centre space is the start.",
@@ -40,7 +40,7 @@ RULINGS: dict[str, str] = {
     "no longer depends on who answered first.",
     "G19": "Ability cards: at setup the shuffled deck is dealt into one face-down pile per seat "
     "(as evenly as possible, the rest set aside); a graduation draws 2 from the own pile and puts "
-    "the other at its bottom. An exhausted gnome's ability card is discarded (the seed: "
+    "the other at its bottom. An exhausted gnome's ability card is discarded (the instructions: "
     "能力を捨て), face up on its owner's discard pile and out of the game: no graduation draws it "
     "again. So a graduation never depends on another seat's timing.",
     "G20": "Gnomes pass through each other but never rest together: a gnome may step onto "
@@ -63,16 +63,16 @@ RULINGS: dict[str, str] = {
     "and turn-by-turn stage, before anything else the seat does, every group that can now "
     "obtain a tile upgrades, lowest space first, on any space of the group.",
     "G24": "Entering a troll or boulder space with a sword or hammer gives the mushroom 'as if "
-    "empty' (the seed), so a forager card adds its mushrooms there too.",
+    "empty' (the instructions), so a forager card adds its mushrooms there too.",
     "G25": "An occupied tile neither belongs to an upgrade group nor connects one: a group is the "
     "unoccupied matching tiles orthogonally connected through unoccupied matching tiles, with no "
     "hedge between (Mazeville).",
     "G26": "A gnome with a diagonal card may also step to a diagonal neighbour, unless both ways "
     "round the corner (via the row neighbour or via the column neighbour) cross a hedge.",
-    "G27": "Activations are optional (the seed). One that would change nothing is not offered (a "
-    "full stew, a gnome already graduated or holding that token, nothing affordable, no free "
-    "neighbour or nobody in camp, no target). Market, house and ballista offer 'none' in their "
-    "own choice; tavern, academy, workshop and armory ask activate or skip.",
+    "G27": "Activations are optional (the instructions). One that would change nothing is not "
+    "offered (a full stew, a gnome already graduated or holding that token, nothing affordable, "
+    "no free neighbour or nobody in camp, no target). Market, house and ballista offer 'none' in "
+    "their own choice; tavern, academy, workshop and armory ask activate or skip.",
     "G28": "Ballista and echo cards are used during movement: while a gnome tile's movement is "
     "open (also with no point left, until the player stops), each gnome whose card is unused "
     "this round may use it. A ballista card destroys one boulder or troll adjacent to its gnome "
@@ -99,8 +99,8 @@ RULINGS: dict[str, str] = {
     "every order reaches the same positions) and the order two lost ability cards are "
     "discarded in (the card's order fixes it).",
     "G41": "A destroyed building tile goes to its owner's bag, not the supply, at phase 5 step 3 "
-    "with the upgrade stacks (the seed: アップグレードまたは破壊された建物タイル…をすべてバッグに戻します); "
-    "until then it lies beside the board and is not in the bag for phase 4's events.",
+    "with the upgrade stacks (the instructions: アップグレードまたは破壊された建物タイル…をすべてバッグに戻します); until then it "
+    "lies beside the board and is not in the bag for phase 4's events.",
     "G42": "The order of a card's troll spawns (the FAQ lets the player choose it) is asked only "
     "when the troll limit makes it matter. With room for r more trolls, p spawns that would "
     "place a troll and s onto sword gnomes: the player chooses when p > r (which trolls appear) "
@@ -122,17 +122,17 @@ RULINGS: dict[str, str] = {
     "board. A bonus that cannot be taken gives 1 mushroom without a question.",
     "G47": "The three event cards lie under the round tracker's spaces for rounds 3, 4 and 5; "
     "advancing the tracker in phase 5 reveals the one under the new space, so one event is face "
-    "up in round 3, two in round 4 and three in round 5 (the seed: 第3ラウンドはイベント1つ、"
-    "第4ラウンドは2つ…第5ラウンドは3つ; phase 5 step 2).",
+    "up in round 3, two in round 4 and three in round 5 (the instructions: "
+    "第3ラウンドはイベント1つ、第4ラウンドは2つ…第5ラウンドは3つ; phase 5 step 2).",
     "G48": "Riverville's river is washed at the start of phase 5, before buying: a building tile "
     "there returns to the shared supply (not the bag), a gnome is exhausted, trolls and boulders "
     "leave the board; bridges are not river.",
     "G49": "A game stopped before its end (the referee's limit) is ranked as the towns stand: "
     "VP so far (no adjacency goals), then building tiles on the board, then mushrooms left.",
-    "G50": "Players still tied after the seed's tie-breaks share the place, first or any lower "
-    "place: the contract's ranking lists them by seat number, and Outcome.shared (so the "
-    "match result, ratings and ladders give them one place) and tiebreak['shared'] name each "
-    "tied group. Solo: tiebreak['rank'] is the rank title of the seed's table ('' under 40).",
+    "G50": "Players still tied after the instructions' tie-breaks share the place, first or any "
+    "lower place: the contract's ranking lists them by seat number, and Outcome.shared (so the "
+    "match result, ratings and ladders give them one place) and tiebreak['shared'] name each tied "
+    "group. Solo: tiebreak['rank'] is the rank title of the instructions' table ('' under 40).",
     "G51": "Determinization redraws what a seat cannot know: the order of the troll and "
     "delivery decks, which cards lie in the face-down event slots, every bag's future draws, "
     "and the ability piles' unseen cards (each pile keeps its size; the cards the seat saw go "
@@ -140,22 +140,22 @@ RULINGS: dict[str, str] = {
     "and in no pile); the other seats' "
     "progress since the last barrier is not visible, so the sample starts them again from "
     "where the seat last saw them.",
-    "G52": "A board is full when no space is empty in the seed's sense (a tile, stand, troll or "
-    "boulder on every space); in phase 5 its building tiles go back to the bag, while gnomes, "
-    "boulders and trolls stay.",
+    "G52": "A board is full when no space is empty in the instructions' sense (a tile, stand, "
+    "troll or boulder on every space); in phase 5 its building tiles go back to the bag, while "
+    "gnomes, boulders and trolls stay.",
     "G53": "A stuck player resolves the whole ambush card before the round's card. The ambush "
     "card is revealed from the top of the troll deck and discarded after the round.",
     "G54": "No upgrade happens in phases 3 to 5: a gnome leaves a building there only by being "
     "exhausted by a troll, a boulder or the river, and each of these destroys or removes the "
     "building under it too, so no group of unoccupied tiles grows; a group blocked for want of "
     "a tile whose tile the river returns upgrades when the next build phase opens (G23).",
-    "G55": "Sprint cards are a Kassen addition to the provisional pack (the seed describes "
+    "G55": "Sprint cards are a Kassen addition to the provisional pack (the instructions describe "
     "once-per-round abilities and monuments that add movement whenever movement is gained, but "
-    "prints no card texts): two of the 22 ability cards gain 2 movement once per round. Like "
-    "ballista and echo (G28) a sprint is used while a movement is open (also with no point "
-    "left, until the player stops); it adds its amount, plus 1 per monument and every passive "
-    "movement card (a gain of movement), to the points left, and the card is turned over until "
-    "the refresh of phase 5.",
+    "print no card texts): two of the 22 ability cards gain 2 movement once per round. Like "
+    "ballista and echo (G28) a sprint is used while a movement is open (also with no point left, "
+    "until the player stops); it adds its amount, plus 1 per monument and every passive movement "
+    "card (a gain of movement), to the points left, and the card is turned over until the refresh "
+    "of phase 5.",
 }
 
 

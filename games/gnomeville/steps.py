@@ -33,8 +33,10 @@ class Act(NamedTuple):
     """The value of every Gnomeville option: an action name and the arguments it uses.
 
     One fixed shape for all decisions keeps the wire message typed (``GnomevilleOption`` has
-    exactly these fields) and lets a bot in any language read an option without knowing the
-    step that offered it. Unused arguments keep their defaults.
+    exactly these fields) and lets a bot in any language read every option the same way; what
+    an action means is its decision kind's (``keep``: the drawn tile in
+    ``build.second_chance``, an ability card in ``academy.keep``; docs/games/gnomeville.md).
+    Unused arguments keep their defaults.
     """
 
     action: str

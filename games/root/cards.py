@@ -24,7 +24,8 @@ Data choices:
   Builder leads) is faction data in ``tracks.py``, not a card property.
 - A bird ambush may be played in a clearing of any suit (birds are wild, Law 2.1); the others
   only in clearings of their suit.
-- Seed 003 and the digest agree on every card fact used here; no Law override was needed.
+- The Japanese rules summary and the digest agree on every card fact used here; no Law
+  override was needed.
 """
 
 from __future__ import annotations

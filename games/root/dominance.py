@@ -22,9 +22,9 @@ The Law (Vagabottos/root, ``en-US.yml``, Victory > Dominance Cards; numbered in 
   coalition; on a tie he chooses one of the tied. He scores no more, and if that player wins,
   he wins too (RT22, RT23).
 
-Seed 003 (【圧倒カード】) says the same. Two-player games leave the four cards out of the deck
-(``cards.standard_deck``), so none of this ever comes up there; the rules below do not look at
-the player count, only at where the cards are.
+The Japanese rules summary (【圧倒カード】) says the same. Two-player games leave the four cards
+out of the deck (``cards.standard_deck``), so none of this ever comes up there; the rules below
+do not look at the player count, only at where the cards are.
 
 Where (rulings in ``rulings.py``): the two Daylight card windows of every turn (start and end
 of Daylight, ``card_effects``) and every Daylight action choice of a faction

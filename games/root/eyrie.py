@@ -62,9 +62,9 @@ EYRIE_RULINGS: dict[str, str] = {
     "RE4": "A Recruit that cannot place all its warriors (none in supply, or the Charismatic "
     "with one) places as many as it can (Law 1.5.4) and then falls into turmoil, since the "
     "action was not fully taken (Law 7.5.2): both rules are followed (Law 1.1.1).",
-    "RE5": "Humiliate (Law 7.7.1) never takes the score below 0 (RT12: neither the Law nor seed 003 "
-    "has a rule for a negative score, and the score track has no space below '0'); bird cards "
-    "beyond the Eyrie's VP cost nothing.",
+    "RE5": "Humiliate (Law 7.7.1) never takes the score below 0 (RT12: neither the Law nor the "
+    "Japanese rules summary has a rule for a negative score, and the score track has no space "
+    "below '0'); bird cards beyond the Eyrie's VP cost nothing.",
     "RE6": "A New Clutch (Law 7.7.3.1): when no leader is face up, all four flip face up, the "
     "one just deposed included, and the Eyrie choose among all four.",
     "RE7": "Rest (Law 7.7.4) ends the Eyrie's Daylight at once; the shared end-of-Daylight card "

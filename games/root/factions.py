@@ -1,5 +1,5 @@
-"""The factions by name (their rules), and which ones a two-player contest uses (seed 003:
-Marquise vs Eyrie; three players add the Woodland Alliance, ``lineup.py``)."""
+"""The factions by name (their rules), and which ones a two-player contest uses (the Japanese
+rules summary: Marquise vs Eyrie; three and four players add others, ``lineup.py``)."""
 
 from __future__ import annotations
 
@@ -19,5 +19,5 @@ FACTION_RULES: Mapping[str, Faction] = {
     VAGABOND: Vagabond(),
 }
 
-#: Seed 003's two-player pairing ("2人：[猫野候国]＋[鷲巣王朝]").
+#: The Japanese rules summary's two-player pairing ("2人：[猫野候国]＋[鷲巣王朝]").
 TWO_PLAYER_FACTIONS: tuple[str, ...] = (MARQUISE, EYRIE)

@@ -1,4 +1,5 @@
-"""End of Evening: discard down to the hand limit of five (Law 6.6.2, 7.6.3; seed 003)."""
+"""End of Evening: discard down to the hand limit of five (Law 6.6.2, 7.6.3; the Japanese rules
+summary)."""
 
 from __future__ import annotations
 

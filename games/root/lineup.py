@@ -1,12 +1,13 @@
-"""Which factions sit at the table: seed 003's pairings by player count and the ``factions`` option.
+"""Which factions sit at the table: the pairings by player count of the Japanese rules summary,
+and the ``factions`` option.
 
-Seed 003 (派閥の選択) recommends Marquise + Eyrie for two players, Marquise + Eyrie + Woodland
-Alliance for three and all four factions (Vagabond too) for four. Two players play exactly
+The Japanese rules summary (派閥の選択) recommends Marquise + Eyrie for two players, Marquise +
+Eyrie + Woodland Alliance for three and all four factions (Vagabond too) for four. Two players play exactly
 Marquise + Eyrie; three play the trio by default or any three of the four factions the
 ``factions`` option names (RT21); four play all four. The factions are dealt to the seats at
 random from the seed (RT2) unless the ``factions`` option names them in seat order (a comma
-list, e.g. ``"eyrie,marquise"`` or ``"vagabond,eyrie,alliance"``). Two players play seed 003's
-two-game contest (game 2 swaps the factions, RT1-RT3); three and four play one game, as the
+list, e.g. ``"eyrie,marquise"`` or ``"vagabond,eyrie,alliance"``). Two players play the
+two-game contest of the Japanese rules summary (game 2 swaps the factions, RT1-RT3); three and four play one game, as the
 Law does. The factions set up in the Law's order whatever their seats (Law 5.1).
 """
 
@@ -18,15 +19,15 @@ from typing import Any
 from games.contract import InvalidConfig
 from games.root.woodland import ALLIANCE, EYRIE, MARQUISE, VAGABOND
 
-#: Seed 003's pairing per player count (2人：[猫野候国]＋[鷲巣王朝]; 3人：…＋[森林連合]; 4人：…
-#: ＋[ヴァガボンド]): the default lineup (RT21).
+#: The pairing per player count of the Japanese rules summary (2人：[猫野候国]＋[鷲巣王朝];
+#: 3人：…＋[森林連合]; 4人：…＋[ヴァガボンド]): the default lineup (RT21).
 LINEUPS: dict[int, tuple[str, ...]] = {
     2: (MARQUISE, EYRIE),
     3: (MARQUISE, EYRIE, ALLIANCE),
     4: (MARQUISE, EYRIE, ALLIANCE, VAGABOND),
 }
 #: The factions the ``factions`` option may choose from, per player count (RT21): two players
-#: play seed 003's pair only; three any three of the four factions.
+#: play the Japanese rules summary's pair only; three any three of the four factions.
 CHOICES: dict[int, tuple[str, ...]] = {
     2: LINEUPS[2],
     3: LINEUPS[4],
@@ -83,7 +84,7 @@ def contest_games(players: int, value: Any) -> int:
         raise InvalidConfig(f"root plays a contest of 1 or 2 games, not {games!r}")
     if players != 2 and int(games) != 1:
         raise InvalidConfig(
-            f"a {players}-player Root game is one game (the two-game contest is seed 003's "
-            "two-player rule)"
+            f"a {players}-player Root game is one game (the two-game contest is the two-player "
+            "rule of the Japanese rules summary)"
         )
     return int(games)

@@ -34,8 +34,9 @@ Data choices:
   uses ``games.rng.shuffle`` on the game's own generator.
 - Winter corners and opposites are the same numbers as Autumn's (digest §1.3 table;
   haunt-roll-fail's Winter diagonals agree).
-- Seed 003 agrees with the Law on everything used here (Winter: markers dealt face down, the
-  frozen river divides forests like a path; rivers otherwise ignored by the base factions).
+- The Japanese rules summary agrees with the Law on everything used here (Winter: markers dealt
+  face down, the frozen river divides forests like a path; rivers otherwise ignored by the base
+  factions).
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ CLEARING_IDS: tuple[int, ...] = tuple(range(1, CLEARING_COUNT + 1))
 CORNERS: tuple[int, ...] = (1, 2, 3, 4)
 OPPOSITE_CORNER: Mapping[int, int] = {1: 3, 3: 1, 2: 4, 4: 2}
 
-#: The 12 suit markers shuffled face down onto Winter's clearings (Law Advanced Setup; seed 003).
+#: The 12 suit markers shuffled face down onto Winter's clearings (Law Advanced Setup; the
+#: Japanese rules summary).
 WINTER_SUIT_MARKERS: tuple[str, ...] = (FOX,) * 4 + (RABBIT,) * 4 + (MOUSE,) * 4
 
 

@@ -277,19 +277,19 @@ def decision_scenarios() -> dict[str, RootState]:
         warriors={fox: {MARQUISE: 2}, 3: {EYRIE: 2}},
         step=HandLimit(MARQUISE_SEAT),
     )
-    # -- three players (issue 13): dominance, once the Alliance is in the engine ------------
+    # -- three players: dominance, once the Alliance is in the engine ------------------------
     from games.root.lineup import unavailable
 
     if unavailable(3) is None:
         found.update(dominance_scenarios())
         found.update(alliance_scenarios())
-    if unavailable(4) is None:  # four players (issue 14): the Vagabond's rare decisions
+    if unavailable(4) is None:  # four players: the Vagabond's rare decisions
         found.update(four_player_scenarios())
     return found
 
 
 # ---------------------------------------------------------------------------------------------
-# Three players and dominance (issue 13), kept apart from the two-player helpers above.
+# Three players and dominance, kept apart from the two-player helpers above.
 
 #: Seat order of ``three_player_position``: seat 0 Marquise, 1 Eyrie, 2 Alliance.
 THREE_PLAYER_SEATS = "marquise,eyrie,alliance"
@@ -374,7 +374,7 @@ def dominance_scenarios() -> dict[str, RootState]:
 
 
 # ---------------------------------------------------------------------------------------------
-# The Woodland Alliance's rare decisions (issue 13), kept apart from the blocks above.
+# The Woodland Alliance's rare decisions, kept apart from the blocks above.
 
 
 def alliance_position(
@@ -500,7 +500,7 @@ def alliance_scenarios() -> dict[str, RootState]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Four players and the Vagabond's rare decisions (issue 14), kept apart from the blocks above.
+# Four players and the Vagabond's rare decisions, kept apart from the blocks above.
 
 #: Default seat order of ``four_player_position``: seat 0 the Vagabond, then Marquise, Eyrie,
 #: Alliance.

@@ -1,4 +1,5 @@
-"""Every point where seed 003 and the Law of Root are silent or were read one way, decided once.
+"""Every point where the Japanese rules summary and the Law of Root are silent or were read one
+way, decided once.
 
 Shared rulings are RT*, the Marquise's RM* (``marquise.py``), the Eyrie's RE* (``eyrie.py``) and
 the Woodland Alliance's RA* (``alliance.py``), the Vagabond's RV* (``vagabond.py``).
@@ -14,8 +15,9 @@ from games.root.marquise import MARQUISE_RULINGS
 from games.root.vagabond import VAGABOND_RULINGS
 
 CORE_RULINGS: dict[str, str] = {
-    "RT1": "A two-player contest is two games whose VP are totalled (seed 003: 2回戦行い、合計得点で"
-    "勝敗を決めます); game 2 is set up afresh (map suits, deck, hands) from the same random stream.",
+    "RT1": "A two-player contest is two games whose VP are totalled (the Japanese rules summary: "
+    "2回戦行い、合計得点で勝敗を決めます); game 2 is set up afresh (map suits, deck, hands) from the same random "
+    "stream.",
     "RT2": "Game 1's factions are dealt to the seats at random from the seed, and the start player "
     "is drawn at random (Law 5.1 step 1); in game 2 the seats swap factions and the other seat "
     "starts, so each seat plays each faction and starts once.",
@@ -57,21 +59,21 @@ CORE_RULINGS: dict[str, str] = {
     "RT10": "An attacker with Scouting Party is not affected by ambush cards, so the defender is not "
     "offered one.",
     "RT11": "Each of the two twelve-sided battle dice shows 0, 1, 2 or 3 with equal chance.",
-    "RT12": "VP never go below 0 (a Humiliate with fewer VP than birds in the Decree stops at 0, and "
-    "the points it could not take are not owed). The Law is silent on negative scores: it has "
-    "no rule for them, and the score track it keeps them on starts at the '0' space where "
-    "every marker begins (Law 5.1 step 2), with no space below; seed 003 is silent too. "
-    "Humiliate (Law 7.7.1) is the only way the factions here lose VP.",
+    "RT12": "VP never go below 0 (a Humiliate with fewer VP than birds in the Decree stops at 0, "
+    "and the points it could not take are not owed). The Law is silent on negative scores: it has "
+    "no rule for them, and the score track it keeps them on starts at the '0' space where every "
+    "marker begins (Law 5.1 step 2), with no space below; the Japanese rules summary is silent "
+    "too. Humiliate (Law 7.7.1) is the only way the factions here lose VP.",
     "RT13": "Two ambush cards of the same suit, or two copies of a card, are one option: which copy "
     "is spent changes nothing.",
     "RT14": "Hits beyond the warriors remove buildings and tokens without asking when there is no "
     "choice (all go, or all are of one kind); otherwise the side taking the hits chooses one piece "
     "at a time.",
-    "RT15": "Three players play seed 003's trio (3人：猫野候国＋鷲巣王朝＋森林連合) as one game, as the Law does "
-    "(the two-game contest is seed 003's two-player rule); the factions are dealt to the "
-    "seats at random from the seed unless the factions option names them in seat order (two "
-    "players too), the start player is drawn at random, and the factions set up in the "
-    "Law's order (Marquise, Eyrie, Alliance) whatever their seats.",
+    "RT15": "Three players play the trio of the Japanese rules summary (3人：猫野候国＋鷲巣王朝＋森林連合) as one "
+    "game, as the Law does (the two-game contest is the two-player rule of the Japanese rules "
+    "summary); the factions are dealt to the seats at random from the seed unless the factions "
+    "option names them in seat order (two players too), the start player is drawn at random, and "
+    "the factions set up in the Law's order (Marquise, Eyrie, Alliance) whatever their seats.",
     "RT16": "A three-player game ranks its winner first (by 30 VP or by dominance), then the others "
     "by VP, a seat that activated a dominance card counting the VP it had then; equal VP go "
     "to the seat later in the turn order from the start player (it took no more turns). A "
@@ -93,15 +95,15 @@ CORE_RULINGS: dict[str, str] = {
     "suit (birds wild; only a bird card for the bird dominance), copies of a card being one "
     "option (RT13); a dominance card in hand may pay for another, which then becomes "
     "available.",
-    "RT21": "Three players play seed 003's trio (Marquise, Eyrie, Alliance) unless the factions "
-    "option names any three of the four factions (the Vagabond included); the default is seed "
-    "003's recommendation for three (3人：猫野候国＋鷲巣王朝＋森林連合), never drawn from the four. Four "
-    "players play all four factions (seed 003: 4人：…＋放浪部族) as one game. Either way the "
-    "factions are dealt to the seats at random from the seed unless the option names them in "
-    "seat order, the start player is drawn at random, and the factions set up in the Law's "
-    "order (Law 5.1 step 7: Marquise, Eyrie, Alliance, Vagabond) whatever their seats: setup "
-    "order is not turn order. A lineup with a faction whose rules are not in the engine is "
-    "refused (InvalidConfig naming it).",
+    "RT21": "Three players play the trio of the Japanese rules summary (Marquise, Eyrie, "
+    "Alliance) unless the factions option names any three of the four factions (the Vagabond "
+    "included); the default is the recommendation of the Japanese rules summary for three "
+    "(3人：猫野候国＋鷲巣王朝＋森林連合), never drawn from the four. Four players play all four factions (the "
+    "Japanese rules summary: 4人：…＋放浪部族) as one game. Either way the factions are dealt to the "
+    "seats at random from the seed unless the option names them in seat order, the start player "
+    "is drawn at random, and the factions set up in the Law's order (Law 5.1 step 7: Marquise, "
+    "Eyrie, Alliance, Vagabond) whatever their seats: setup order is not turn order. A lineup "
+    "with a faction whose rules are not in the engine is refused (InvalidConfig naming it).",
     "RT22": "Coalitions (Law 9.2.8 with 3.3; four or more players only): a faction whose rules say "
     "can_form_coalition (the Vagabond) never activates a dominance card for its own victory; "
     "instead, in the same Daylight windows as RT17 and with at least 10 VP (Law 3.3.1), it "

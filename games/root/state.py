@@ -2,9 +2,9 @@
 
 The flow reads like the Law (5 Setup, 3 Victory, 1.1.2 Turn Structure): set up the board, deck,
 item supply and factions in setup order; then each seat in turn plays Birdsong, Daylight and
-Evening (``turn.Turn``) until someone reaches 30 VP, which ends the game at once. Seed 003's
-two-player rule makes a contest two games with totalled scores: game 2 is set up afresh from
-the same random stream with the seats' factions swapped (rulings RT1-RT3 in ``rulings.py``).
+Evening (``turn.Turn``) until someone reaches 30 VP, which ends the game at once. The two-player
+rule of the Japanese rules summary makes a contest two games with totalled scores: game 2 is set
+up afresh from the same random stream with the seats' factions swapped (rulings RT1-RT3 in ``rulings.py``).
 
 Everything the rules do goes through a few verbs on this class (draw, spend, score, place,
 remove) so that the faction layers never touch each other's state directly.

@@ -18,7 +18,8 @@ State lives on ``VagabondBoard``:
 - ``relations``: the relationship of each other faction (``HOSTILE``, ``INDIFFERENT`` and the
   two spaces after it, ``ALLIED``) and the aids given to each this turn.
 
-Rulings: ``VAGABOND_RULINGS`` (where seed 003 and the Law differ, the Law is followed).
+Rulings: ``VAGABOND_RULINGS`` (where the Japanese rules summary and the Law differ, the Law is
+followed).
 """
 
 from __future__ import annotations
@@ -68,33 +69,35 @@ VAGABOND_RULINGS: dict[str, str] = {
     "they are kept on the Vagabond's board, as only the Vagabond explores.",
     "RV3": "Item capacity (Law 9.6.4): 6 + 2 per bag face up on its track, counting the items in "
     "his Satchel and Damaged box: damaged and exhausted ones and every item not face up on a "
-    "track; face-up tea, coins and bags on their tracks neither count nor may be removed (seed "
-    "003 counts the Satchel only, without the Damaged box: the Law is followed). Items over "
-    "capacity at the end of Evening are removed from the game, the Vagabond choosing the kind "
-    "one at a time (decision vagabond.capacity, keys remove:<item>); of a kind, a damaged tile "
-    "goes first, then an exhausted one (keeping the better tile is never worse for him).",
+    "track; face-up tea, coins and bags on their tracks neither count nor may be removed (the "
+    "Japanese rules summary counts the Satchel only, without the Damaged box: the Law is "
+    "followed). Items over capacity at the end of Evening are removed from the game, the Vagabond "
+    "choosing the kind one at a time (decision vagabond.capacity, keys remove:<item>); of a kind, "
+    "a damaged tile goes first, then an exhausted one (keeping the better tile is never worse for "
+    "him).",
     "RV4": "Relationships (Law 9.2.9): every other faction starts Indifferent. Aiding a "
     "non-Hostile faction counts toward the next space: 1 aid in one turn to the first space (+1 "
-    "VP), 2 more to the second (+2 VP), 3 more to Allied (+2 VP) (reference data 4.4; the Law "
-    "prints these on the board only); aids to an Allied faction score 2 VP each. Aid (Law 9.5.4) "
-    "needs only a piece of the receiver in his clearing and a card matching the clearing (seed "
-    "003 asks for warriors: the Law is followed), and a Hostile faction may be aided too (Law "
-    "9.2.9.3.3: it never improves, but he may take one of its crafted items). Removing a warrior "
-    "of a non-Hostile faction, in battle, by Strike or by a favor card he crafts, makes it "
-    "Hostile (Law 9.2.9.3; the marker leaves the track; aid can never improve it again).",
+    "VP), 2 more to the second (+2 VP), 3 more to Allied (+2 VP) (the numbers printed on the "
+    "Vagabond's faction board; the Law does not state them in its text); aids to an Allied "
+    "faction score 2 VP each. Aid (Law 9.5.4) needs only a piece of the receiver in his clearing "
+    "and a card matching the clearing (the Japanese rules summary asks for warriors: the Law is "
+    "followed), and a Hostile faction may be aided too (Law 9.2.9.3.3: it never improves, but he "
+    "may take one of its crafted items). Removing a warrior of a non-Hostile faction, in battle, "
+    "by Strike or by a favor card he crafts, makes it Hostile (Law 9.2.9.3; the marker leaves the "
+    "track; aid can never improve it again).",
     "RV5": "Infamy (Law 9.2.9.3.1): +1 VP per piece of a Hostile faction he removes in battle on "
     "his own turn, not for the warrior whose removal made that faction Hostile (in that battle "
-    "hostility comes after the hit), and never by Strike, as a defender or out of battle (seed "
-    "003 gives VP for any removal: the Law is followed).",
+    "hostility comes after the hit), and never by Strike, as a defender or out of battle (the "
+    "Japanese rules summary gives VP for any removal: the Law is followed).",
     "RV6": "The pawn is not a warrior (Law 9.2.2): it cannot be removed and rules nothing; a "
     "Vagabond move never triggers the Alliance's Outrage (Law 8.2.6 speaks of warriors moving "
     "in). Full Removal (Law 9.2.2.1): an enemy's effect that removes every enemy piece in his "
-    "clearing (a revolt, a favor card; never his coalition partner's, RT24) damages three of "
-    "his undamaged items, the Vagabond choosing one at a time (decision vagabond.damage), all "
-    "of them without a choice if he has three or fewer; seed 003 says nothing of it.",
+    "clearing (a revolt, a favor card; never his coalition partner's, RT24) damages three of his "
+    "undamaged items, the Vagabond choosing one at a time (decision vagabond.damage), all of them "
+    "without a choice if he has three or fewer; the Japanese rules summary says nothing of it.",
     "RV7": "Resting (Law 9.6.1): in Evening, if the pawn is in a forest, every damaged item is "
-    "repaired and flipped face up (seed 003 lets him rest anywhere: the Law is followed). A "
-    "repair by a hammer or by Hideout keeps the item's side (Law 9.5.7).",
+    "repaired and flipped face up (the Japanese rules summary lets him rest anywhere: the Law is "
+    "followed). A repair by a hammer or by Hideout keeps the item's side (Law 9.5.7).",
     "RV8": "Birdsong refresh (Law 9.4.1): when no more items are exhausted than he may refresh, "
     "all are refreshed without asking; otherwise he chooses one item at a time (decision "
     "vagabond.refresh, keys refresh:<item> and refresh:<item>:damaged). Hideout (the Ranger) "
@@ -122,22 +125,22 @@ VAGABOND_RULINGS: dict[str, str] = {
     "Vagabond took by Aid and those removed from the game always add up to the printed supply. "
     "Removed over capacity, his own tiles of a kind go before the supply's (tiles of a kind are "
     "alike).",
-    "RV13": "Daylight in a forest (Law 9.5 is silent beyond Move, seed 003 too): from a forest "
-    "he may move into an adjacent clearing (Law 9.5.1, one boot, one more into Hostile "
-    "warriors), repair with a hammer, and the Ranger may take Hideout; the actions that name his "
-    "clearing (battle, explore, aid, quest, strike, craft, Steal, Day Labor) cannot be taken "
-    "there.",
-    "RV14": "Allied warriors in his attacks (Law 9.2.9.2.3-4): once he has chosen the defender "
-    "of a battle he initiates, he may treat the warriors of one Allied faction in the clearing "
-    "of battle as his own (decision battle.ally, keys ally:<seat> and pass), never of the "
-    "defender's faction and never as defender. His rolled hits are capped by their warriors "
-    "there plus his undamaged swords; the hits are his (their removals score and make factions "
-    "Hostile as his own). Each hit he takes, an ambush's included, damages one of his items or "
-    "removes one of those warriors, his choice (decision battle.remove, key remove:warrior "
-    "beside damage:<item>); the defender removes them, and effects of their removal (Field "
-    "Hospitals) are the ally's. At the end of the battle, if more hits he took removed Allied "
-    "warriors than damaged items, that faction becomes Hostile; losing them never makes it "
-    "Hostile otherwise. Seed 003 only says allied pieces may act as his in moves and battles.",
+    "RV13": "Daylight in a forest (Law 9.5 is silent beyond Move, the Japanese rules summary "
+    "too): from a forest he may move into an adjacent clearing (Law 9.5.1, one boot, one more "
+    "into Hostile warriors), repair with a hammer, and the Ranger may take Hideout; the actions "
+    "that name his clearing (battle, explore, aid, quest, strike, craft, Steal, Day Labor) cannot "
+    "be taken there.",
+    "RV14": "Allied warriors in his attacks (Law 9.2.9.2.3-4): once he has chosen the defender of "
+    "a battle he initiates, he may treat the warriors of one Allied faction in the clearing of "
+    "battle as his own (decision battle.ally, keys ally:<seat> and pass), never of the defender's "
+    "faction and never as defender. His rolled hits are capped by their warriors there plus his "
+    "undamaged swords; the hits are his (their removals score and make factions Hostile as his "
+    "own). Each hit he takes, an ambush's included, damages one of his items or removes one of "
+    "those warriors, his choice (decision battle.remove, key remove:warrior beside "
+    "damage:<item>); the defender removes them, and effects of their removal (Field Hospitals) "
+    "are the ally's. At the end of the battle, if more hits he took removed Allied warriors than "
+    "damaged items, that faction becomes Hostile; losing them never makes it Hostile otherwise. "
+    "The Japanese rules summary only says allied pieces may act as his in moves and battles.",
     "RV15": "Moving with an ally (Law 9.2.9.2.2): whenever the pawn moves from a clearing to an "
     "adjacent clearing (a Daylight move or a slip), he may force any number, at least one, of "
     "one Allied faction's warriors in the origin to move along (decision vagabond.escort, keys "

@@ -1,7 +1,7 @@
 """The twelve tactic cards and six daimyo cards (names and texts: data, not logic).
 
 Their effects live in ``tactics.py`` and ``daimyo.py``, one class per card, keyed by ``id``.
-In every card text "soldier" never includes the daimyo (seed 000).
+In every card text "soldier" never includes the daimyo (the Board Game Arena walkthrough).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The six daimyo cards of the advanced game, one class each (seed 000, table 大名カード).
+"""The six daimyo cards of the advanced game, one class each (the Board Game Arena walkthrough, its table
+大名カード).
 
 A daimyo card is used instead of a turn, once per game, only while the daimyo is on the map
 and before the cut-off. The origin of every effect is the daimyo's area when the card is played

@@ -1,7 +1,7 @@
 """Rumble Nation: setup, the deployment phase and the turn structure.
 
-The flow reads like the rulebook (seed 001 §3-4): set up, (advanced) draft daimyo cards, then
-players in turn order either deploy by the dice or use one tactic (or daimyo) card, until every
+The flow reads like the rulebook (the Deluxe edition's instructions, sections 3-4): set up, (advanced) draft
+daimyo cards, then players in turn order either deploy by the dice or use one tactic (or daimyo) card, until every
 stock is empty; then the war phase resolves castles 2..12 (``war.py``) and the game is scored.
 """
 

@@ -1,4 +1,5 @@
-"""The twelve tactic cards, one class each, read like the card texts (seed 000, table 戦術カード).
+"""The twelve tactic cards, one class each, read like the card texts (the Board Game Arena walkthrough,
+its table 戦術カード).
 
 "Soldier" never includes the daimyo. Every step offers only options after which the card can
 still be completed. Rulings cited as Rn are in ``rulings.py``.

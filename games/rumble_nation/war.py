@@ -1,4 +1,5 @@
-"""Phase II, the war: castles 2..12 in order (seed 001 §4②, seed 000 戦争フェイズ).
+"""Phase II, the war: castles 2..12 in order (the Deluxe edition's instructions, section 4②; the Board Game Arena walkthrough,
+戦争フェイズ).
 
 For each area: power = soldiers + reinforcements (+2 for a daimyo); rank by power, ties to the
 higher sword chip; first takes the large token, second (3-4 players) the small one; the winner

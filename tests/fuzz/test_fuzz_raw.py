@@ -129,8 +129,8 @@ def test_raw_bytes_on_every_method(served: Served, method: str, data: bytes) -> 
 
 
 def test_garbage_bytes_are_invalid_argument(served: Served) -> None:
-    """Issue 15: bytes that are no message of the method's type are INVALID_ARGUMENT (the
-    caller sent a malformed request), not UNKNOWN (an exception of ours escaped)."""
+    """Bytes that are no message of the method's type are INVALID_ARGUMENT (the caller sent a
+    malformed request), not UNKNOWN (an exception of ours escaped)."""
     garbage = b"\xff\xff\xff"  # a field number 0 with a truncated varint: never parses
 
     async def case() -> dict[str, Any]:
@@ -185,7 +185,7 @@ def _unasked(kind: str, number: int) -> bytes:
 def test_a_flood_of_unasked_messages_keeps_memory_bounded(
     tmp_path: Path, kind: str, reasons: set[int]
 ) -> None:
-    """Issue 15: a seat that is not asked and sends 120 MB of messages nobody asked for (a
+    """A seat that is not asked and sends 120 MB of messages nobody asked for (a
     flood once held 94 MB after its match ended) is ended by the referee, whose memory grows
     by less than FLOOD_GROWTH_MIB; the match goes on and ends."""
     with serving(tmp_path, "--replays", str(tmp_path / "replays")) as served:

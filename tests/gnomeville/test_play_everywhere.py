@@ -1,5 +1,4 @@
-"""Issue 12's "done when": ``kassen play gnomeville`` plays solo and 2-4 players on every town
-and in every variant, and the town each seat asked for is the town it played."""
+"""``kassen play gnomeville`` plays solo and 2-4 players on every town and in every variant, and the town each seat asked for is the town it played."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ``ismcts`` search bot (issue 18): legal in every game and player count, reproducible with
+"""The ``ismcts`` search bot: legal in every game and player count, reproducible with
 a fixed iteration count, inside the referee's clock, given nothing but its seat's view (over
 real gRPC, and blind to another seat's hidden cards), and clearly stronger than ``random``."""
 

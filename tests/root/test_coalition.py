@@ -1,4 +1,4 @@
-"""Coalitions (Law 9.2.8 with 3.3; issue 14): the Vagabond activates a dominance card to join
+"""Coalitions (Law 9.2.8 with 3.3; four players): the Vagabond activates a dominance card to join
 the player with the fewest VP and wins when it wins; a result with two winners (RT22, RT23).
 
 The Vagabond is not registered in ``factions.FACTION_RULES`` yet, so these tests seat the

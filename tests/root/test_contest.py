@@ -1,5 +1,5 @@
-"""The contest around the games: two games with swapped factions (seed 003), victory at 30,
-tiebreaks, adjudication, the shared deck, hidden hands and determinization (RT1-RT8)."""
+"""The contest around the games: two games with swapped factions (the Japanese rules summary), victory at
+30, tiebreaks, adjudication, the shared deck, hidden hands and determinization (RT1-RT8)."""
 
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ def test_winter_deals_its_suit_markers_from_the_seed() -> None:
     assert len(boards) > 1
 
 
-# ---------------------------------------------------------------- the deck (Law 2.1, seed 003)
+# ------------------------------------------------- the deck (Law 2.1, the Japanese rules summary)
 
 
 def test_the_discard_pile_is_shuffled_into_a_new_deck_when_it_runs_out() -> None:
@@ -228,7 +228,7 @@ def test_decision_scenarios_put_seat_zero_before_each_rare_kind() -> None:
         # Dominance (three players): activate, or take an available card (RT17).
         "dominance_activate": "cards.daylight_start",
         "dominance_take": "cards.daylight_start",
-        # Four players (issue 14): the Vagabond's rare decisions, and a new roost.
+        # Four players: the Vagabond's rare decisions, and a new roost.
         "vagabond_character": "vagabond.character",
         "vagabond_refresh": "vagabond.refresh",
         "vagabond_aid": "vagabond.aid_item",

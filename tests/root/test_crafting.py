@@ -189,8 +189,8 @@ def test_cards_that_cannot_be_crafted_are_never_offered() -> None:
 def test_disdain_for_trade_is_ignored_under_the_builder() -> None:
     """Law 7.2.3 Disdain for Trade: "Whenever the Eyrie craft an item, they ignore the listed
     victory points and instead score only one victory point." Law 7.8.1 Builder: "Whenever you
-    craft, you ignore your Disdain for Trade special ability." Seed 003 says crafting always
-    scores the Eyrie 1 VP and names no leader; the Law is followed (docs/rulings/root.md).
+    craft, you ignore your Disdain for Trade special ability." The Japanese rules summary says
+    crafting always scores the Eyrie 1 VP and names no leader; the Law is followed (docs/rulings/root.md).
     Bake Sale is printed 3 VP."""
     scored = {}
     for leader in ("builder", "despot"):

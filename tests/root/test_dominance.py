@@ -39,7 +39,8 @@ def at_birdsong_of(g: RootState, seat: int) -> list[str]:
 
 
 def test_the_four_dominance_cards_are_in_three_player_decks_only() -> None:
-    """Law 5.1 step 3: two players remove them (seed 003: 2人プレイ時は圧倒カードは使用しません)."""
+    """Law 5.1 step 3: two players remove them (the Japanese rules summary:
+    2人プレイ時は圧倒カードは使用しません)."""
     assert sorted(DOMINANCE_IDS) == [
         "dominance_bird",
         "dominance_fox",

@@ -1,5 +1,5 @@
-"""Four players and every three-player subset of the four factions (issue 14): lineups, the
-``factions`` option, setup order (not turn order), one game, adjudication with four seats."""
+"""Four players and every three-player subset of the four factions: lineups, the ``factions``
+option, setup order (not turn order), one game, adjudication with four seats."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def test_rt21_four_players_seat_all_four_factions_and_three_any_three() -> None:
     assert LINEUPS[4] == (MARQUISE, EYRIE, ALLIANCE, VAGABOND)
     assert CHOICES[3] == CHOICES[4] == LINEUPS[4]
     assert CHOICES[2] == LINEUPS[2] == (MARQUISE, EYRIE)
-    # RT21: without the option, three players play seed 003's trio.
+    # RT21: without the option, three players play the trio of the Japanese rules summary.
     assert LINEUPS[3] == (MARQUISE, EYRIE, ALLIANCE)
     assert len(SUBSETS) == 4
 

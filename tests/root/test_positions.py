@@ -59,7 +59,7 @@ def test_every_prepared_decision_scenario_keeps_the_invariants() -> None:
             raise AssertionError(f"scenario {name}: {broken}") from None
 
 
-# -- the conformance kit meets every kind of decision (issue 14) ------------------------------
+# -- the conformance kit meets every kind of decision, four players too ------------------------
 
 
 def _seat_zero_decisions(

@@ -1,4 +1,5 @@
-"""Three players (issue 13): seed 003's trio, the ``factions`` option, setup order, one game."""
+"""Three players: the trio of the Japanese rules summary, the ``factions`` option, setup
+order, one game."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ LIMIT = 30_000
 def test_root_takes_two_or_three_players_and_a_factions_option() -> None:
     assert GAME.player_counts == (2, 3, 4)
     assert "factions" in GAME.option_keys
-    assert LINEUPS[3] == (MARQUISE, EYRIE, ALLIANCE)  # seed 003: 3人：猫野候国＋鷲巣王朝＋森林連合
+    # The Japanese rules summary: 3人：猫野候国＋鷲巣王朝＋森林連合.
+    assert LINEUPS[3] == (MARQUISE, EYRIE, ALLIANCE)
 
 
 def test_a_three_player_game_without_the_alliance_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -88,8 +90,9 @@ def test_three_player_factions_are_dealt_at_random_or_as_named() -> None:
 
 @needs_alliance
 def test_rt15_setup_runs_in_the_laws_order_whatever_the_seats() -> None:
-    """Law 5.1 step 7 (seed 003: 猫野候国→鷲巣王朝→森林連合→放浪部族): the Marquise sets up first,
-    then the Eyrie, then the Alliance, from any seating; the start player is drawn at random."""
+    """Law 5.1 step 7 (the Japanese rules summary: 猫野候国→鷲巣王朝→森林連合→放浪部族): the
+    Marquise sets up first, then the Eyrie, then the Alliance, from any seating; the start player
+    is drawn at random."""
     starters = set()
     for seed, seating in enumerate(("alliance,eyrie,marquise", "eyrie,alliance,marquise")):
         for shift in range(4):

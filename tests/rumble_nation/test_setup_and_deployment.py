@@ -1,4 +1,5 @@
-"""Setup and the deployment phase (seed 001 §3-4①, seed 000 準備 / 配置フェイズ)."""
+"""Setup and the deployment phase (the Deluxe edition's instructions, sections 3-4①; the Board Game Arena walkthrough, 準備 /
+配置フェイズ)."""
 
 from __future__ import annotations
 

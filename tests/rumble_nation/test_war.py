@@ -1,4 +1,5 @@
-"""The war phase, scoring and the final ranking (seed 001 §4②-5, seed 000 戦争フェイズ)."""
+"""The war phase, scoring and the final ranking (the Deluxe edition's instructions, sections 4②-5;
+the Board Game Arena walkthrough, 戦争フェイズ)."""
 
 from __future__ import annotations
 

@@ -3,8 +3,7 @@ with four different bots: the greedy policy in-process, the example Python bot l
 command, and two SDK bots over the wire (greedy and random) that record all they receive. The
 match plays to the end with a winner (two with a coalition), the replay verifies by
 re-simulation, and no seat ever receives another seat's hand, a private event of another
-seat, the Alliance's supporters, the quest deck's order or the items under the ruins
-(issue 14)."""
+seat, the Alliance's supporters, the quest deck's order or the items under the ruins."""
 
 from __future__ import annotations
 

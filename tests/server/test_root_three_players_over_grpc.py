@@ -1,6 +1,6 @@
 """Three-player Root (Marquise, Eyrie, Woodland Alliance) over real gRPC on both maps, with
 dominance: the match plays to the end, a dominance card is activated on the way, the replay
-verifies, and no seat ever sees another's hand or the Alliance's supporters (issue 13)."""
+verifies, and no seat ever sees another's hand or the Alliance's supporters."""
 
 from __future__ import annotations
 

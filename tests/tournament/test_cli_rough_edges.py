@@ -1,4 +1,4 @@
-"""Rough edges a new user met in the tournament commands (issue 11), each a regression test:
+"""Rough edges a new user met in the tournament commands, each a regression test:
 the resume hint after Ctrl-C, typos inside the file, a gauntlet without a candidate, a
 PostgreSQL URL without its driver, and the SPRT trajectory's last point."""
 

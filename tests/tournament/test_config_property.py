@@ -1,4 +1,4 @@
-"""Generated malformed tournament files (issue 15): mutations of a valid file — a value of
+"""Generated malformed tournament files: mutations of a valid file — a value of
 the wrong type, a number out of its range, a key no section has, a required key missing, a
 choice that does not exist — are each refused by ``kassen tournament run`` with exit code 2
 and exactly one line on stderr starting ``kassen:``, no traceback, and nothing written.

@@ -1,4 +1,4 @@
-"""The ``ismcts`` bot in a tournament (issue 18): its parameters from a ``[[bots]]`` entry's
+"""The ``ismcts`` bot in a tournament: its parameters from a ``[[bots]]`` entry's
 ``params`` table or a ``--bot`` spec string, stored as one canonical spec, each bad value one
 line naming the parameter; and a small fixed-iteration tournament that runs."""
 
