@@ -10,6 +10,7 @@ import contextlib
 import json
 import math
 import os
+import re
 import signal
 import threading
 import time
@@ -304,6 +305,34 @@ def test_status_shown_but_its_reason_is_private(ladder: Ladder, http: httpx.Clie
     assert "paused" in page.text and "secret-reason-1234" not in page.text
     body = http.get(f"/api/bots/{bot.id}")
     assert body.json()["status"] == "paused" and "secret-reason-1234" not in body.text
+
+
+def test_a_bot_without_games_or_owner_is_shown_as_it_is(ladder: Ladder, http: httpx.Client) -> None:
+    """A bot registered without an owner that has played nothing: its page says it is not
+    rated for want of games (no rank, no empty Elo) and that no owner was given."""
+    bot, _ = ladder.call(
+        ladder.service.register(
+            name="fresh-one",
+            owner="",
+            game="rumble-nation",
+            variant="base",
+            pools=[RUMBLE],
+            description="",
+        )
+    )
+    deadline = time.monotonic() + 30
+    while not http.get(f"/api/bots/{bot.id}").json()["standings"]:  # the page's copy is ~1 s old
+        assert time.monotonic() < deadline, "the new bot never reached the page's standings"
+        time.sleep(0.2)
+    page = " ".join(http.get(f"/bots/{bot.id}").text.split())
+    standing = page.split("<h2>Standing</h2>")[1].split("</ul>")[0]
+    assert "not yet rated — no games played" in standing
+    assert "rank" not in standing and "Elo" not in standing, standing
+    assert re.search(r"<dt>Owner</dt><dd>[^<]*<span[^>]*>not given</span></dd>", page), page
+    assert "<dt>Failures</dt><dd>none: no matches played</dd>" in page, page
+    ladder_page = " ".join(http.get("/ladder/rumble-nation/base/2").text.split())
+    row = next(r for r in ladder_page.split("<tr>") if f"/bots/{bot.id}" in r)
+    assert 'title="not yet rated">—</span>' in row and "?" not in row, row
 
 
 def test_unknown_ids_are_404_pages(ladder: Ladder, http: httpx.Client) -> None:

@@ -19,6 +19,10 @@
   let total = 0;
   let index = 0;
   let timer = null;
+  let moves = 0; // moves asked for (see show)
+  let loadedTo = -1; // the highest frame loaded
+  let ready = false; // the first frame is drawn: moves are made at once
+  const queued = []; // moves asked for before that
 
   // ------------------------------------------------------------------ small DOM helpers
 
@@ -179,10 +183,12 @@
       });
     }
     board.replaceChildren(svg);
+    colourSeatsByFaction(view.players);
 
     panel.replaceChildren();
-    fact(panel, "Game", `${view.game_number} of ${view.games} · turn ${view.turn}`);
-    fact(panel, "To move", seatName(view.current));
+    const over = view.winners.length >= view.games;
+    fact(panel, "Game", `${view.game_number} of ${view.games} · turn ${view.turn}${over ? " · over" : ""}`);
+    if (!over) fact(panel, "To move", seatName(view.current));
     fact(panel, "Deck", `${view.deck_count} cards · discard ${view.discard.length}`);
     if (view.available_dominance.length) fact(panel, "Dominance cards", view.available_dominance.map(pretty).join(", "));
     const players = htmlEl("ul", "seats-list", panel);
@@ -197,7 +203,29 @@
       const values = p.board.map((v) => `${pretty(v.name)}: ${rootValue(v)}`).join("; ");
       if (values) htmlEl("div", "muted small", li, values);
     }
-    if (view.winners.length) fact(panel, "Winners", view.winners.map((w) => seatName(w.seat)).join(", "));
+    // Each finished game's winner, as that game's (a two-player contest is two games, and
+    // the contest goes to the higher total: its result is drawn on the last frame).
+    view.winners.forEach((w, i) => {
+      const vp = (view.results[i] && view.results[i].vp) || [];
+      const others = vp.map((points, seat) => [seat, points]).filter(([seat]) => seat !== w.seat);
+      const rest = others.map(([seat, points]) => `${seatName(seat)} ${points}`).join(", ");
+      const label = view.games > 1 ? `Game ${i + 1} won by` : "Won by";
+      fact(panel, label, `${seatName(w.seat)}${vp[w.seat] !== undefined ? `, ${vp[w.seat]} VP` : ""}${rest ? ` (${rest})` : ""}`);
+    });
+  }
+
+  // Root's seats have no colour of their own: a seat is shown in the colour of the faction it
+  // plays in the game drawn (the colour of its pieces on the board), and in a two-player
+  // contest the factions swap for the second game, so the seats table follows the frame.
+  function colourSeatsByFaction(players) {
+    for (const p of players) {
+      const row = document.querySelector(`tr.seat-${p.seat}`);
+      if (!row) continue;
+      const swatch = row.querySelector(".swatch");
+      if (swatch) swatch.className = `swatch f-${p.faction}`;
+      const name = row.querySelector(".faction");
+      if (name) name.textContent = pretty(p.faction);
+    }
   }
 
   // ------------------------------------------------------------------ Gnomeville
@@ -258,12 +286,46 @@
 
   // ------------------------------------------------------------------ frames
 
-  function render(frame, label) {
-    (DRAW[meta.game] || drawGeneric)(frame.view);
+  // Events are numbered in spans of their own, in a column as wide as the largest number (a
+  // list marker would sit in the list's padding and lose its first digits from 10 on), and
+  // an event of several lines keeps them.
+  function renderEvents(events) {
+    const digits = Math.min(4, String(Math.max(events.length, 1)).length);
+    eventsList.className = `events digits-${digits}`;
     eventsList.replaceChildren();
-    for (const text of frame.events) htmlEl("li", "", eventsList, text);
-    if (!frame.events.length) htmlEl("li", "muted", eventsList, "(no public event)");
+    events.forEach((text, i) => {
+      const li = htmlEl("li", "event", eventsList);
+      htmlEl("span", "n", li, `${i + 1}.`);
+      htmlEl("span", "text", li, text);
+    });
+    if (!events.length) htmlEl("li", "muted", eventsList, "(no public event)");
+  }
+
+  // The match's result as the referee ranked it (forfeits included; a Root contest by its
+  // total over both games): shown on the last frame of a finished match.
+  function drawResult(view) {
+    const ranked = meta.seats.filter((s) => s.rank).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+    if (!ranked.length) return;
+    const isRoot = meta.game === "root";
+    const label = isRoot && view.games > 1 ? "Contest result" : "Result";
+    const text = ranked.map((s) => {
+      const score = isRoot ? `${s.score} VP${view.games > 1 ? " in all" : ""}` : `score ${s.score}`;
+      return `${s.rank}. ${s.name} (${score}${s.failure ? `, ${s.failure}` : ""})`;
+    });
+    const row = htmlEl("div", "fact result", panel);
+    htmlEl("span", "label", row, label);
+    htmlEl("span", "value", row, text.join("\n"));
+  }
+
+  function render(frame, label, last) {
+    (DRAW[meta.game] || drawGeneric)(frame.view);
+    if (last && meta.status === "done") drawResult(frame.view);
+    renderEvents(frame.events);
     stepText.textContent = label;
+  }
+
+  function chunkOf(n) {
+    return n - (n % CHUNK);
   }
 
   function load(start) {
@@ -273,24 +335,55 @@
         .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`frames: HTTP ${r.status}`))))
         .then((body) => {
           total = body.total;
-          for (const f of body.frames) frames.set(f.n, f);
+          for (const f of body.frames) {
+            frames.set(f.n, f);
+            loadedTo = Math.max(loadedTo, f.n);
+          }
+        })
+        .catch((e) => {
+          loading.delete(start); // asked again, it is fetched again
+          throw e;
         }));
     }
     return loading.get(start);
   }
 
+  function draw(n, note) {
+    const frame = frames.get(n);
+    const who = frame.seat === null ? "setup" : seatName(frame.seat);
+    render(frame, `Decision ${n} / ${total - 1} · ${who}${note || ""}`, n === total - 1);
+    document.getElementById("scrub").value = String(n);
+    root.dataset.shown = String(n);
+  }
+
+  // Every move takes a number; a move still waiting for its frames gives way to any later one.
   async function show(wanted) {
+    const move = ++moves;
     const target = Math.max(0, Math.min(total - 1, wanted));
     index = target;
-    if (!frames.has(target)) await load(target - (target % CHUNK));
-    if (index !== target) return; // the user moved on while this chunk loaded
-    const frame = frames.get(target);
-    const who = frame.seat === null ? "setup" : seatName(frame.seat);
-    render(frame, `Decision ${target} / ${total - 1} · ${who}`);
-    document.getElementById("scrub").value = String(target);
-    root.dataset.shown = String(target);
-    const next = target - (target % CHUNK) + CHUNK;
+    if (!frames.has(target)) {
+      stepText.textContent = `Loading decision ${target} …`;
+      await load(chunkOf(target));
+      if (move !== moves) return;
+    }
+    draw(target);
+    const next = chunkOf(target) + CHUNK;
     if (next < total && target % CHUNK > CHUNK / 2) load(next);
+  }
+
+  // The last frame: at once if it is loaded, else the last frame loaded so far, following the
+  // frames as they load (a long replay is made on the server a chunk at a time) until the end.
+  async function end() {
+    const move = ++moves;
+    const last = total - 1;
+    while (!frames.has(last)) {
+      index = loadedTo;
+      draw(loadedTo, ` · loading to ${last} …`);
+      await load(chunkOf(loadedTo + 1));
+      if (move !== moves) return;
+    }
+    index = last;
+    draw(last);
   }
 
   function step(delta) {
@@ -312,26 +405,40 @@
     }, 250);
   }
 
-  function startReplay() {
-    total = meta.frames;
-    document.getElementById("first").addEventListener("click", () => show(0));
-    document.getElementById("back").addEventListener("click", () => step(-1));
-    document.getElementById("forward").addEventListener("click", () => step(1));
-    document.getElementById("last").addEventListener("click", () => show(total - 1));
-    document.getElementById("play").addEventListener("click", togglePlay);
-    document.getElementById("scrub").addEventListener("input", (e) => show(Number(e.target.value)));
+  // The controls work from the moment the page is shown: a move asked for before the first
+  // frame is drawn is made right after it (End then follows the frames as they load).
+  function whenReady(move) {
+    const run = () => Promise.resolve(move()).catch((e) => { stepText.textContent = `The viewer could not load: ${e.message}`; });
+    if (ready) run();
+    else queued.push(run);
+  }
+
+  function listenToControls() {
+    const on = (id, move) => document.getElementById(id).addEventListener("click", () => whenReady(move));
+    on("first", () => show(0));
+    on("back", () => step(-1));
+    on("forward", () => step(1));
+    on("last", end);
+    on("play", togglePlay);
+    document.getElementById("scrub").addEventListener("input", (e) => whenReady(() => show(Number(e.target.value))));
     document.addEventListener("keydown", (e) => {
       if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
-      const moves = { ArrowRight: () => step(1), ArrowLeft: () => step(-1), Home: () => show(0), End: () => show(total - 1), " ": togglePlay };
-      const move = moves[e.key];
+      const keys = { ArrowRight: () => step(1), ArrowLeft: () => step(-1), Home: () => show(0), End: end, " ": togglePlay };
+      const move = keys[e.key];
       if (move) {
         e.preventDefault();
-        move();
+        whenReady(move);
       }
     });
+  }
+
+  async function startReplay() {
+    total = meta.frames;
     // For scripts and tests: step through frames, waiting for each to be drawn.
-    window.kassenViewer = { show, step, get index() { return index; }, get total() { return total; } };
-    return show(0);
+    window.kassenViewer = { show, step, end, get index() { return index; }, get total() { return total; } };
+    await show(0);
+    ready = true;
+    for (const run of queued.splice(0)) run(); // in order: a later move supersedes an earlier
   }
 
   function startLive() {
@@ -340,7 +447,7 @@
     source.addEventListener("frame", (e) => {
       const update = JSON.parse(e.data);
       seen += 1;
-      render(update, `Live · update ${seen} (shown with the spectator delay)`);
+      render(update, `Live · update ${seen} (shown with the spectator delay)`, false);
       root.dataset.shown = String(seen);
     });
     source.addEventListener("over", (e) => {
@@ -355,6 +462,7 @@
     };
   }
 
+  if (root.dataset.mode === "replay") listenToControls();
   fetch(`/api/matches/${encodeURIComponent(matchId)}`)
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`match: HTTP ${r.status}`))))
     .then((body) => {
