@@ -330,8 +330,13 @@ def test_a_bot_without_games_or_owner_is_shown_as_it_is(ladder: Ladder, http: ht
     assert "rank" not in standing and "Elo" not in standing, standing
     assert re.search(r"<dt>Owner</dt><dd>[^<]*<span[^>]*>not given</span></dd>", page), page
     assert "<dt>Failures</dt><dd>none: no matches played</dd>" in page, page
-    ladder_page = " ".join(http.get("/ladder/rumble-nation/base/2").text.split())
-    row = next(r for r in ladder_page.split("<tr>") if f"/bots/{bot.id}" in r)
+    rows: list[str] = []
+    while not rows:  # each page has its own cached copy, refreshed about once a second
+        assert time.monotonic() < deadline, "the new bot never reached the ladder page"
+        ladder_page = " ".join(http.get("/ladder/rumble-nation/base/2").text.split())
+        rows = [r for r in ladder_page.split("<tr>") if f"/bots/{bot.id}" in r]
+        time.sleep(0.2)
+    row = rows[0]
     assert 'title="not yet rated">—</span>' in row and "?" not in row, row
 
 
