@@ -673,8 +673,8 @@ class Match:
                     rank=0 if reason in (Reason.VOIDED, Reason.ABORTED) else places[seat.index],
                     score=int(scores[seat.index]),
                     forfeited=seat.failed is not None,
-                    reason=seat.failed or Reason.COMPLETED,
-                    detail=seat.failure_detail,
+                    reason=seat.failed or _unfailed_reason(seat),
+                    detail=seat.failure_detail or _unfailed_detail(seat),
                     bot_name=seat.bot_name,
                     decisions=seat.clock.decisions,
                     think_time_us=seat.clock.think_time_us,
@@ -799,6 +799,20 @@ async def _joined_or_exited(seat: RemoteSeat) -> None:
     finally:
         joined.cancel()
         exited.cancel()
+
+
+def _unfailed_reason(seat: Seat) -> Reason:
+    """The reason of a seat that did not fail: ``NOT_JOINED`` when the match ended (aborted)
+    before its bot joined, so no one reads an absent seat as one that played."""
+    if isinstance(seat, RemoteSeat) and not seat.ever_joined.is_set():
+        return Reason.NOT_JOINED
+    return Reason.COMPLETED
+
+
+def _unfailed_detail(seat: Seat) -> str:
+    if _unfailed_reason(seat) is Reason.NOT_JOINED:
+        return "the match ended before this seat joined"
+    return ""
 
 
 def _takeovers(results: list[SeatResult]) -> dict[int, int]:

@@ -21,6 +21,9 @@ class Reason(enum.Enum):
     VOIDED = "voided"
     ABORTED = "aborted"
     FLOODED = "flooded"
+    #: A seat's only: the match was aborted before this seat joined (its join window still
+    #: open). Not a failure of the seat.
+    NOT_JOINED = "not_joined"
 
 
 @dataclass(frozen=True, slots=True)

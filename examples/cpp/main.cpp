@@ -413,10 +413,12 @@ SeekEnd seek_once(Ladder::Stub& ladder, Referee::Stub& referee, const LadderOpti
         break;
       }
       case SeekResponse::kMatchEnded: {
+        // reason is the match's; seat_reason (and detail) what happened to our seat.
         const auto& ended = message.match_ended();
         log("match " + ended.match_id() + " ended (" +
             kassen::v1::ResultReason_Name(ended.reason()) + "), rank " +
-            std::to_string(ended.rank()));
+            std::to_string(ended.rank()) + "; our seat " + std::to_string(ended.seat()) +
+            ": " + kassen::v1::ResultReason_Name(ended.seat_reason()) + " " + ended.detail());
         break;
       }
       default:

@@ -166,8 +166,10 @@ func (r *ladderRun) seek(parent context.Context, ladder kassenv1.LadderClient) (
 				return true, true, nil
 			}
 		case *kassenv1.SeekResponse_MatchEnded:
+			// reason is the match's; seat_reason (and detail) what happened to our seat.
 			e := m.MatchEnded
-			log.Printf("match %s ended (%s), rank %d", e.GetMatchId(), e.GetReason(), e.GetRank())
+			log.Printf("match %s ended (%s), rank %d; our seat %d: %s %s",
+				e.GetMatchId(), e.GetReason(), e.GetRank(), e.GetSeat(), e.GetSeatReason(), e.GetDetail())
 		}
 	}
 }

@@ -360,8 +360,12 @@ class LadderRun {
             }
             break;
           case "match_ended": {
+            // reason is the match's; seat_reason (and detail) what happened to our seat.
             const ended = message.match_ended!;
-            log(`match ${ended.match_id} ended (${ended.reason}), rank ${ended.rank}`);
+            log(
+              `match ${ended.match_id} ended (${ended.reason}), rank ${ended.rank}; ` +
+                `our seat ${ended.seat}: ${ended.seat_reason} ${ended.detail}`,
+            );
             break;
           }
         }

@@ -89,6 +89,7 @@ def run_ladder(args: argparse.Namespace) -> int:
     from client_sdk import BotError
     from client_sdk.ladder import seek_and_play
     from client_sdk.loading import BotNotFound, load_bot
+    from kassen.commands.ladder_output import match_line, retry_line, summary_line
 
     if not 1 <= args.concurrency <= 16:
         raise UsageError(f"--concurrency must be between 1 and 16, not {args.concurrency}")
@@ -108,8 +109,8 @@ def run_ladder(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     ca = tls_ca(args.tls_ca)
 
-    def report(result: object) -> None:
-        print(f"match {getattr(result, 'match_id', '?')} over", file=sys.stderr, flush=True)
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
 
     try:
         done = asyncio.run(
@@ -120,7 +121,8 @@ def run_ladder(args: argparse.Namespace) -> int:
                 concurrency=args.concurrency,
                 max_matches=args.matches,
                 tls_ca=ca[0] if ca else None,
-                on_result=report,
+                on_match=lambda played: say(match_line(played)),
+                on_retry=lambda retry: say(f"kassen: bot: {retry_line(retry)}"),
             )
         )
     except BotError as exc:
@@ -128,5 +130,5 @@ def run_ladder(args: argparse.Namespace) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-    print(f"played {len(done.results)} matches ({len(done.errors)} failed)", file=sys.stderr)
+    say(summary_line(done))
     return 0

@@ -93,6 +93,7 @@ def run_serve(args: argparse.Namespace) -> int:
     import asyncio
 
     from kassen.commands.ladder_serve import serve
+    from server.auth import is_loopback
     from server.settings import ServerSettings
     from tournament.ladder_service.config import (
         LadderConfigError,
@@ -108,6 +109,15 @@ def run_serve(args: argparse.Namespace) -> int:
     except LadderConfigError as exc:
         raise UsageError(str(exc)) from None
     token = admin_token(args.admin_token_file)
+    host = args.address.rsplit(":", 1)[0]
+    if token is None and not is_loopback(host):
+        # Checked before the database is opened: nothing is created for a ladder that
+        # cannot start.
+        raise UsageError(
+            f"{args.address} is not a loopback address: without an organiser token anyone "
+            "who can reach it could list, pause and revoke bots and create matches; give "
+            "--admin-token-file FILE (or set KASSEN_ADMIN_TOKEN)"
+        )
     server_settings = ServerSettings(
         admin_token=token, load_report_s=load_report_s(args), **watcher_limits(args)
     )

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from kassen.v1 import referee_pb2 as kassen_dot_v1_dot_referee__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16kassen/v1/ladder.proto\x12\tkassen.v1\x1a\x17kassen/v1/referee.proto\"|\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05owner\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0f\n\x07variant\x18\x04 \x01(\t\x12\x15\n\rplayer_counts\x18\x05 \x03(\r\x12\x13\n\x0b\x64\x65scription\x18\x06 \x01(\t\"4\n\x13RegisterBotResponse\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"\x14\n\x12RotateTokenRequest\"$\n\x13RotateTokenResponse\x12\r\n\x05token\x18\x01 \x01(\t\"\"\n\x0bSeekRequest\x12\x13\n\x0b\x63oncurrency\x18\x01 \x01(\r\"\x98\x01\n\x0cSeekResponse\x12%\n\x07seeking\x18\x01 \x01(\x0b\x32\x12.kassen.v1.SeekingH\x00\x12+\n\nassignment\x18\x02 \x01(\x0b\x32\x15.kassen.v1.AssignmentH\x00\x12,\n\x0bmatch_ended\x18\x03 \x01(\x0b\x32\x15.kassen.v1.MatchEndedH\x00\x42\x06\n\x04kind\".\n\x07Seeking\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\x13\n\x0b\x63oncurrency\x18\x02 \x01(\r\"b\n\nAssignment\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0e\n\x06ticket\x18\x03 \x01(\t\x12$\n\x05setup\x18\x04 \x01(\x0b\x32\x15.kassen.v1.MatchSetup\"U\n\nMatchEnded\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x06reason\x18\x02 \x01(\x0e\x32\x17.kassen.v1.ResultReason\x12\x0c\n\x04rank\x18\x03 \x01(\r\"B\n\x10GetLadderRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07variant\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\r\"E\n\x11GetLadderResponse\x12\"\n\x04rows\x18\x01 \x03(\x0b\x32\x14.kassen.v1.LadderRow\x12\x0c\n\x04kind\x18\x02 \x01(\t\"\xe4\x01\n\tLadderRow\x12\x0c\n\x04rank\x18\x01 \x01(\r\x12\x0e\n\x06\x62ot_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\r\n\x05owner\x18\x04 \x01(\t\x12\x0e\n\x06rating\x18\x05 \x01(\x01\x12\x0b\n\x03low\x18\x06 \x01(\x01\x12\x0c\n\x04high\x18\x07 \x01(\x01\x12\r\n\x05games\x18\x08 \x01(\r\x12\x13\n\x0bprovisional\x18\t \x01(\x08\x12\x0e\n\x06online\x18\n \x01(\x08\x12\r\n\x05house\x18\x0b \x01(\x08\x12\r\n\x05rated\x18\x0c \x01(\x08\x12\x0f\n\x07\x62ounded\x18\r \x01(\x08\x12\x0e\n\x06status\x18\x0e \x01(\t\"\x15\n\x13GetStandingsRequest\">\n\x14GetStandingsResponse\x12&\n\x05pools\x18\x01 \x03(\x0b\x32\x17.kassen.v1.PoolStanding\"\x88\x01\n\x0cPoolStanding\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07variant\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\r\x12\x0c\n\x04kind\x18\x04 \x01(\t\x12\"\n\x04rows\x18\x05 \x03(\x0b\x32\x14.kassen.v1.LadderRow\x12\x16\n\x0elive_match_ids\x18\x06 \x03(\t\"\x1f\n\rGetBotRequest\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\"1\n\x0eGetBotResponse\x12\x1f\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x12.kassen.v1.BotInfo\"\xef\x01\n\x07\x42otInfo\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05owner\x18\x03 \x01(\t\x12\x0c\n\x04game\x18\x04 \x01(\t\x12\x0f\n\x07variant\x18\x05 \x01(\t\x12\x15\n\rplayer_counts\x18\x06 \x03(\r\x12\x13\n\x0b\x64\x65scription\x18\x07 \x01(\t\x12\x0e\n\x06status\x18\x08 \x01(\t\x12\x15\n\rstatus_reason\x18\t \x01(\t\x12\r\n\x05house\x18\n \x01(\x08\x12\x0e\n\x06online\x18\x0b \x01(\x08\x12\r\n\x05games\x18\x0c \x01(\r\x12\x17\n\x0f\x66\x61ilures_in_row\x18\r \x01(\r\"\x11\n\x0fListBotsRequest\"4\n\x10ListBotsResponse\x12 \n\x04\x62ots\x18\x01 \x03(\x0b\x32\x12.kassen.v1.BotInfo\"E\n\x13SetBotStatusRequest\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\x0e\n\x06status\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\"7\n\x14SetBotStatusResponse\x12\x1f\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x12.kassen.v1.BotInfo2\xcd\x04\n\x06Ladder\x12L\n\x0bRegisterBot\x12\x1d.kassen.v1.RegisterBotRequest\x1a\x1e.kassen.v1.RegisterBotResponse\x12L\n\x0bRotateToken\x12\x1d.kassen.v1.RotateTokenRequest\x1a\x1e.kassen.v1.RotateTokenResponse\x12\x39\n\x04Seek\x12\x16.kassen.v1.SeekRequest\x1a\x17.kassen.v1.SeekResponse0\x01\x12\x46\n\tGetLadder\x12\x1b.kassen.v1.GetLadderRequest\x1a\x1c.kassen.v1.GetLadderResponse\x12O\n\x0cGetStandings\x12\x1e.kassen.v1.GetStandingsRequest\x1a\x1f.kassen.v1.GetStandingsResponse\x12=\n\x06GetBot\x12\x18.kassen.v1.GetBotRequest\x1a\x19.kassen.v1.GetBotResponse\x12\x43\n\x08ListBots\x12\x1a.kassen.v1.ListBotsRequest\x1a\x1b.kassen.v1.ListBotsResponse\x12O\n\x0cSetBotStatus\x12\x1e.kassen.v1.SetBotStatusRequest\x1a\x1f.kassen.v1.SetBotStatusResponseB0\n\rdev.kassen.v1P\x01Z\x1dkassen/gen/kassen/v1;kassenv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16kassen/v1/ladder.proto\x12\tkassen.v1\x1a\x17kassen/v1/referee.proto\"|\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05owner\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0f\n\x07variant\x18\x04 \x01(\t\x12\x15\n\rplayer_counts\x18\x05 \x03(\r\x12\x13\n\x0b\x64\x65scription\x18\x06 \x01(\t\"4\n\x13RegisterBotResponse\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"\x14\n\x12RotateTokenRequest\"$\n\x13RotateTokenResponse\x12\r\n\x05token\x18\x01 \x01(\t\"\"\n\x0bSeekRequest\x12\x13\n\x0b\x63oncurrency\x18\x01 \x01(\r\"\x98\x01\n\x0cSeekResponse\x12%\n\x07seeking\x18\x01 \x01(\x0b\x32\x12.kassen.v1.SeekingH\x00\x12+\n\nassignment\x18\x02 \x01(\x0b\x32\x15.kassen.v1.AssignmentH\x00\x12,\n\x0bmatch_ended\x18\x03 \x01(\x0b\x32\x15.kassen.v1.MatchEndedH\x00\x42\x06\n\x04kind\".\n\x07Seeking\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\x13\n\x0b\x63oncurrency\x18\x02 \x01(\r\"b\n\nAssignment\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0e\n\x06ticket\x18\x03 \x01(\t\x12$\n\x05setup\x18\x04 \x01(\x0b\x32\x15.kassen.v1.MatchSetup\"\xb0\x01\n\nMatchEnded\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x06reason\x18\x02 \x01(\x0e\x32\x17.kassen.v1.ResultReason\x12\x0c\n\x04rank\x18\x03 \x01(\r\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12,\n\x0bseat_reason\x18\x05 \x01(\x0e\x32\x17.kassen.v1.ResultReason\x12\x0e\n\x06\x64\x65tail\x18\x06 \x01(\t\x12\r\n\x05score\x18\x07 \x01(\x05\"B\n\x10GetLadderRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07variant\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\r\"E\n\x11GetLadderResponse\x12\"\n\x04rows\x18\x01 \x03(\x0b\x32\x14.kassen.v1.LadderRow\x12\x0c\n\x04kind\x18\x02 \x01(\t\"\xe4\x01\n\tLadderRow\x12\x0c\n\x04rank\x18\x01 \x01(\r\x12\x0e\n\x06\x62ot_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\r\n\x05owner\x18\x04 \x01(\t\x12\x0e\n\x06rating\x18\x05 \x01(\x01\x12\x0b\n\x03low\x18\x06 \x01(\x01\x12\x0c\n\x04high\x18\x07 \x01(\x01\x12\r\n\x05games\x18\x08 \x01(\r\x12\x13\n\x0bprovisional\x18\t \x01(\x08\x12\x0e\n\x06online\x18\n \x01(\x08\x12\r\n\x05house\x18\x0b \x01(\x08\x12\r\n\x05rated\x18\x0c \x01(\x08\x12\x0f\n\x07\x62ounded\x18\r \x01(\x08\x12\x0e\n\x06status\x18\x0e \x01(\t\"\x15\n\x13GetStandingsRequest\">\n\x14GetStandingsResponse\x12&\n\x05pools\x18\x01 \x03(\x0b\x32\x17.kassen.v1.PoolStanding\"\x88\x01\n\x0cPoolStanding\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07variant\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\r\x12\x0c\n\x04kind\x18\x04 \x01(\t\x12\"\n\x04rows\x18\x05 \x03(\x0b\x32\x14.kassen.v1.LadderRow\x12\x16\n\x0elive_match_ids\x18\x06 \x03(\t\"\x1f\n\rGetBotRequest\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\"1\n\x0eGetBotResponse\x12\x1f\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x12.kassen.v1.BotInfo\"\xef\x01\n\x07\x42otInfo\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05owner\x18\x03 \x01(\t\x12\x0c\n\x04game\x18\x04 \x01(\t\x12\x0f\n\x07variant\x18\x05 \x01(\t\x12\x15\n\rplayer_counts\x18\x06 \x03(\r\x12\x13\n\x0b\x64\x65scription\x18\x07 \x01(\t\x12\x0e\n\x06status\x18\x08 \x01(\t\x12\x15\n\rstatus_reason\x18\t \x01(\t\x12\r\n\x05house\x18\n \x01(\x08\x12\x0e\n\x06online\x18\x0b \x01(\x08\x12\r\n\x05games\x18\x0c \x01(\r\x12\x17\n\x0f\x66\x61ilures_in_row\x18\r \x01(\r\"\x11\n\x0fListBotsRequest\"4\n\x10ListBotsResponse\x12 \n\x04\x62ots\x18\x01 \x03(\x0b\x32\x12.kassen.v1.BotInfo\"E\n\x13SetBotStatusRequest\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\x0e\n\x06status\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\"7\n\x14SetBotStatusResponse\x12\x1f\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x12.kassen.v1.BotInfo2\xcd\x04\n\x06Ladder\x12L\n\x0bRegisterBot\x12\x1d.kassen.v1.RegisterBotRequest\x1a\x1e.kassen.v1.RegisterBotResponse\x12L\n\x0bRotateToken\x12\x1d.kassen.v1.RotateTokenRequest\x1a\x1e.kassen.v1.RotateTokenResponse\x12\x39\n\x04Seek\x12\x16.kassen.v1.SeekRequest\x1a\x17.kassen.v1.SeekResponse0\x01\x12\x46\n\tGetLadder\x12\x1b.kassen.v1.GetLadderRequest\x1a\x1c.kassen.v1.GetLadderResponse\x12O\n\x0cGetStandings\x12\x1e.kassen.v1.GetStandingsRequest\x1a\x1f.kassen.v1.GetStandingsResponse\x12=\n\x06GetBot\x12\x18.kassen.v1.GetBotRequest\x1a\x19.kassen.v1.GetBotResponse\x12\x43\n\x08ListBots\x12\x1a.kassen.v1.ListBotsRequest\x1a\x1b.kassen.v1.ListBotsResponse\x12O\n\x0cSetBotStatus\x12\x1e.kassen.v1.SetBotStatusRequest\x1a\x1f.kassen.v1.SetBotStatusResponseB0\n\rdev.kassen.v1P\x01Z\x1dkassen/gen/kassen/v1;kassenv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -49,34 +49,34 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SEEKING']._serialized_end=539
   _globals['_ASSIGNMENT']._serialized_start=541
   _globals['_ASSIGNMENT']._serialized_end=639
-  _globals['_MATCHENDED']._serialized_start=641
-  _globals['_MATCHENDED']._serialized_end=726
-  _globals['_GETLADDERREQUEST']._serialized_start=728
-  _globals['_GETLADDERREQUEST']._serialized_end=794
-  _globals['_GETLADDERRESPONSE']._serialized_start=796
-  _globals['_GETLADDERRESPONSE']._serialized_end=865
-  _globals['_LADDERROW']._serialized_start=868
-  _globals['_LADDERROW']._serialized_end=1096
-  _globals['_GETSTANDINGSREQUEST']._serialized_start=1098
-  _globals['_GETSTANDINGSREQUEST']._serialized_end=1119
-  _globals['_GETSTANDINGSRESPONSE']._serialized_start=1121
-  _globals['_GETSTANDINGSRESPONSE']._serialized_end=1183
-  _globals['_POOLSTANDING']._serialized_start=1186
-  _globals['_POOLSTANDING']._serialized_end=1322
-  _globals['_GETBOTREQUEST']._serialized_start=1324
-  _globals['_GETBOTREQUEST']._serialized_end=1355
-  _globals['_GETBOTRESPONSE']._serialized_start=1357
-  _globals['_GETBOTRESPONSE']._serialized_end=1406
-  _globals['_BOTINFO']._serialized_start=1409
-  _globals['_BOTINFO']._serialized_end=1648
-  _globals['_LISTBOTSREQUEST']._serialized_start=1650
-  _globals['_LISTBOTSREQUEST']._serialized_end=1667
-  _globals['_LISTBOTSRESPONSE']._serialized_start=1669
-  _globals['_LISTBOTSRESPONSE']._serialized_end=1721
-  _globals['_SETBOTSTATUSREQUEST']._serialized_start=1723
-  _globals['_SETBOTSTATUSREQUEST']._serialized_end=1792
-  _globals['_SETBOTSTATUSRESPONSE']._serialized_start=1794
-  _globals['_SETBOTSTATUSRESPONSE']._serialized_end=1849
-  _globals['_LADDER']._serialized_start=1852
-  _globals['_LADDER']._serialized_end=2441
+  _globals['_MATCHENDED']._serialized_start=642
+  _globals['_MATCHENDED']._serialized_end=818
+  _globals['_GETLADDERREQUEST']._serialized_start=820
+  _globals['_GETLADDERREQUEST']._serialized_end=886
+  _globals['_GETLADDERRESPONSE']._serialized_start=888
+  _globals['_GETLADDERRESPONSE']._serialized_end=957
+  _globals['_LADDERROW']._serialized_start=960
+  _globals['_LADDERROW']._serialized_end=1188
+  _globals['_GETSTANDINGSREQUEST']._serialized_start=1190
+  _globals['_GETSTANDINGSREQUEST']._serialized_end=1211
+  _globals['_GETSTANDINGSRESPONSE']._serialized_start=1213
+  _globals['_GETSTANDINGSRESPONSE']._serialized_end=1275
+  _globals['_POOLSTANDING']._serialized_start=1278
+  _globals['_POOLSTANDING']._serialized_end=1414
+  _globals['_GETBOTREQUEST']._serialized_start=1416
+  _globals['_GETBOTREQUEST']._serialized_end=1447
+  _globals['_GETBOTRESPONSE']._serialized_start=1449
+  _globals['_GETBOTRESPONSE']._serialized_end=1498
+  _globals['_BOTINFO']._serialized_start=1501
+  _globals['_BOTINFO']._serialized_end=1740
+  _globals['_LISTBOTSREQUEST']._serialized_start=1742
+  _globals['_LISTBOTSREQUEST']._serialized_end=1759
+  _globals['_LISTBOTSRESPONSE']._serialized_start=1761
+  _globals['_LISTBOTSRESPONSE']._serialized_end=1813
+  _globals['_SETBOTSTATUSREQUEST']._serialized_start=1815
+  _globals['_SETBOTSTATUSREQUEST']._serialized_end=1884
+  _globals['_SETBOTSTATUSRESPONSE']._serialized_start=1886
+  _globals['_SETBOTSTATUSRESPONSE']._serialized_end=1941
+  _globals['_LADDER']._serialized_start=1944
+  _globals['_LADDER']._serialized_end=2533
 # @@protoc_insertion_point(module_scope)

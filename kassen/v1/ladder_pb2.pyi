@@ -237,20 +237,42 @@ class MatchEnded(_message.Message):
     MATCH_ID_FIELD_NUMBER: _builtins.int
     REASON_FIELD_NUMBER: _builtins.int
     RANK_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    SEAT_REASON_FIELD_NUMBER: _builtins.int
+    DETAIL_FIELD_NUMBER: _builtins.int
+    SCORE_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     reason: _referee_pb2.ResultReason.ValueType
+    """The match's reason, the same for every seat: COMPLETED, ADJUDICATED, VOIDED or ABORTED.
+    What happened to this bot is seat_reason.
+    """
     rank: _builtins.int
-    """The bot's place (1 = first)."""
+    """The bot's place (1 = first; 0 when the match is not rated: voided or aborted)."""
+    seat: _builtins.int
+    """The bot's seat in the match (as in its Assignment)."""
+    seat_reason: _referee_pb2.ResultReason.ValueType
+    """What happened to this bot's seat: COMPLETED (it did not fail), its failure (TIMEOUT,
+    ILLEGAL_ANSWER, MALFORMED_MESSAGE, STALE_REQUEST, DISCONNECTED, NO_SHOW, FLOODED: each
+    counts towards a pause), or NOT_JOINED (the match was aborted before it joined).
+    """
+    detail: _builtins.str
+    """Human detail of seat_reason, e.g. "option 9 out of range (0..3)"; empty when it did not fail."""
+    score: _builtins.int
+    """The bot's score in the game."""
     def __init__(
         self,
         *,
         match_id: _builtins.str = ...,
         reason: _referee_pb2.ResultReason.ValueType = ...,
         rank: _builtins.int = ...,
+        seat: _builtins.int = ...,
+        seat_reason: _referee_pb2.ResultReason.ValueType = ...,
+        detail: _builtins.str = ...,
+        score: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "rank", b"rank", "reason", b"reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "match_id", b"match_id", "rank", b"rank", "reason", b"reason", "score", b"score", "seat", b"seat", "seat_reason", b"seat_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -27,11 +27,15 @@ if _version_not_supported:
 
 class LadderStub:
     """Credentials travel as metadata "authorization: Bearer <token>": a bot's token for Seek,
-    RotateToken and GetBot's private fields, the organiser's admin token for ListBots and
-    SetBotStatus. Errors are gRPC status codes with a human message: UNAUTHENTICATED (no
-    token), PERMISSION_DENIED (a wrong, revoked or paused bot's token; not the admin token),
-    INVALID_ARGUMENT (naming the field), ALREADY_EXISTS (a bot name taken for that game),
-    NOT_FOUND, RESOURCE_EXHAUSTED (registrations or seeks too often from one client).
+    RotateToken and GetBot's private fields; the organiser's token for ListBots and
+    SetBotStatus when the ladder has one (a ladder without one listens on loopback only and
+    answers them for any caller, as a referee without one does CreateMatch). RegisterBot
+    needs no token; with the organiser's it is not rate limited. Errors are gRPC status codes
+    with a human message: UNAUTHENTICATED (no token), PERMISSION_DENIED (a wrong, revoked or
+    paused bot's token; not the organiser's token), INVALID_ARGUMENT (naming the field),
+    ALREADY_EXISTS (a bot name taken for that game), NOT_FOUND, RESOURCE_EXHAUSTED
+    (registrations or Seek streams too often: the message says when to try again, and a
+    refused Seek carries it as trailing metadata "retry-after-ms").
     """
 
     def __init__(self, channel):
@@ -84,11 +88,15 @@ class LadderStub:
 
 class LadderServicer:
     """Credentials travel as metadata "authorization: Bearer <token>": a bot's token for Seek,
-    RotateToken and GetBot's private fields, the organiser's admin token for ListBots and
-    SetBotStatus. Errors are gRPC status codes with a human message: UNAUTHENTICATED (no
-    token), PERMISSION_DENIED (a wrong, revoked or paused bot's token; not the admin token),
-    INVALID_ARGUMENT (naming the field), ALREADY_EXISTS (a bot name taken for that game),
-    NOT_FOUND, RESOURCE_EXHAUSTED (registrations or seeks too often from one client).
+    RotateToken and GetBot's private fields; the organiser's token for ListBots and
+    SetBotStatus when the ladder has one (a ladder without one listens on loopback only and
+    answers them for any caller, as a referee without one does CreateMatch). RegisterBot
+    needs no token; with the organiser's it is not rate limited. Errors are gRPC status codes
+    with a human message: UNAUTHENTICATED (no token), PERMISSION_DENIED (a wrong, revoked or
+    paused bot's token; not the organiser's token), INVALID_ARGUMENT (naming the field),
+    ALREADY_EXISTS (a bot name taken for that game), NOT_FOUND, RESOURCE_EXHAUSTED
+    (registrations or Seek streams too often: the message says when to try again, and a
+    refused Seek carries it as trailing metadata "retry-after-ms").
     """
 
     def RegisterBot(self, request, context):
@@ -202,11 +210,15 @@ def add_LadderServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class Ladder:
     """Credentials travel as metadata "authorization: Bearer <token>": a bot's token for Seek,
-    RotateToken and GetBot's private fields, the organiser's admin token for ListBots and
-    SetBotStatus. Errors are gRPC status codes with a human message: UNAUTHENTICATED (no
-    token), PERMISSION_DENIED (a wrong, revoked or paused bot's token; not the admin token),
-    INVALID_ARGUMENT (naming the field), ALREADY_EXISTS (a bot name taken for that game),
-    NOT_FOUND, RESOURCE_EXHAUSTED (registrations or seeks too often from one client).
+    RotateToken and GetBot's private fields; the organiser's token for ListBots and
+    SetBotStatus when the ladder has one (a ladder without one listens on loopback only and
+    answers them for any caller, as a referee without one does CreateMatch). RegisterBot
+    needs no token; with the organiser's it is not rate limited. Errors are gRPC status codes
+    with a human message: UNAUTHENTICATED (no token), PERMISSION_DENIED (a wrong, revoked or
+    paused bot's token; not the organiser's token), INVALID_ARGUMENT (naming the field),
+    ALREADY_EXISTS (a bot name taken for that game), NOT_FOUND, RESOURCE_EXHAUSTED
+    (registrations or Seek streams too often: the message says when to try again, and a
+    refused Seek carries it as trailing metadata "retry-after-ms").
     """
 
     @staticmethod

@@ -32,11 +32,15 @@ GRPC_VERSION: str
 
 class LadderStub:
     """Credentials travel as metadata "authorization: Bearer <token>": a bot's token for Seek,
-    RotateToken and GetBot's private fields, the organiser's admin token for ListBots and
-    SetBotStatus. Errors are gRPC status codes with a human message: UNAUTHENTICATED (no
-    token), PERMISSION_DENIED (a wrong, revoked or paused bot's token; not the admin token),
-    INVALID_ARGUMENT (naming the field), ALREADY_EXISTS (a bot name taken for that game),
-    NOT_FOUND, RESOURCE_EXHAUSTED (registrations or seeks too often from one client).
+    RotateToken and GetBot's private fields; the organiser's token for ListBots and
+    SetBotStatus when the ladder has one (a ladder without one listens on loopback only and
+    answers them for any caller, as a referee without one does CreateMatch). RegisterBot
+    needs no token; with the organiser's it is not rate limited. Errors are gRPC status codes
+    with a human message: UNAUTHENTICATED (no token), PERMISSION_DENIED (a wrong, revoked or
+    paused bot's token; not the organiser's token), INVALID_ARGUMENT (naming the field),
+    ALREADY_EXISTS (a bot name taken for that game), NOT_FOUND, RESOURCE_EXHAUSTED
+    (registrations or Seek streams too often: the message says when to try again, and a
+    refused Seek carries it as trailing metadata "retry-after-ms").
     """
 
     @_typing.overload
@@ -67,11 +71,15 @@ class LadderStub:
 @_typing.type_check_only
 class LadderAsyncStub(LadderStub):
     """Credentials travel as metadata "authorization: Bearer <token>": a bot's token for Seek,
-    RotateToken and GetBot's private fields, the organiser's admin token for ListBots and
-    SetBotStatus. Errors are gRPC status codes with a human message: UNAUTHENTICATED (no
-    token), PERMISSION_DENIED (a wrong, revoked or paused bot's token; not the admin token),
-    INVALID_ARGUMENT (naming the field), ALREADY_EXISTS (a bot name taken for that game),
-    NOT_FOUND, RESOURCE_EXHAUSTED (registrations or seeks too often from one client).
+    RotateToken and GetBot's private fields; the organiser's token for ListBots and
+    SetBotStatus when the ladder has one (a ladder without one listens on loopback only and
+    answers them for any caller, as a referee without one does CreateMatch). RegisterBot
+    needs no token; with the organiser's it is not rate limited. Errors are gRPC status codes
+    with a human message: UNAUTHENTICATED (no token), PERMISSION_DENIED (a wrong, revoked or
+    paused bot's token; not the organiser's token), INVALID_ARGUMENT (naming the field),
+    ALREADY_EXISTS (a bot name taken for that game), NOT_FOUND, RESOURCE_EXHAUSTED
+    (registrations or Seek streams too often: the message says when to try again, and a
+    refused Seek carries it as trailing metadata "retry-after-ms").
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -98,11 +106,15 @@ class LadderAsyncStub(LadderStub):
 
 class LadderServicer(metaclass=_abc_1.ABCMeta):
     """Credentials travel as metadata "authorization: Bearer <token>": a bot's token for Seek,
-    RotateToken and GetBot's private fields, the organiser's admin token for ListBots and
-    SetBotStatus. Errors are gRPC status codes with a human message: UNAUTHENTICATED (no
-    token), PERMISSION_DENIED (a wrong, revoked or paused bot's token; not the admin token),
-    INVALID_ARGUMENT (naming the field), ALREADY_EXISTS (a bot name taken for that game),
-    NOT_FOUND, RESOURCE_EXHAUSTED (registrations or seeks too often from one client).
+    RotateToken and GetBot's private fields; the organiser's token for ListBots and
+    SetBotStatus when the ladder has one (a ladder without one listens on loopback only and
+    answers them for any caller, as a referee without one does CreateMatch). RegisterBot
+    needs no token; with the organiser's it is not rate limited. Errors are gRPC status codes
+    with a human message: UNAUTHENTICATED (no token), PERMISSION_DENIED (a wrong, revoked or
+    paused bot's token; not the organiser's token), INVALID_ARGUMENT (naming the field),
+    ALREADY_EXISTS (a bot name taken for that game), NOT_FOUND, RESOURCE_EXHAUSTED
+    (registrations or Seek streams too often: the message says when to try again, and a
+    refused Seek carries it as trailing metadata "retry-after-ms").
     """
 
     @_abc_1.abstractmethod

@@ -62,6 +62,10 @@ class _ResultReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ResultRe
     """A seat kept sending messages it was not asked for, far beyond a small allowance (a
     flood); its stream was ended and it takes no further part.
     """
+    RESULT_REASON_NOT_JOINED: _ResultReason.ValueType  # 13
+    """A seat's reason only: the match ended (aborted) before this seat joined, while its join
+    window was still open. Not a failure of the seat's bot.
+    """
 
 class ResultReason(_ResultReason, metaclass=_ResultReasonEnumTypeWrapper):
     """---------------------------------------------------------------- results
@@ -97,6 +101,10 @@ RESULT_REASON_ABORTED: ResultReason.ValueType  # 11
 RESULT_REASON_FLOODED: ResultReason.ValueType  # 12
 """A seat kept sending messages it was not asked for, far beyond a small allowance (a
 flood); its stream was ended and it takes no further part.
+"""
+RESULT_REASON_NOT_JOINED: ResultReason.ValueType  # 13
+"""A seat's reason only: the match ended (aborted) before this seat joined, while its join
+window was still open. Not a failure of the seat's bot.
 """
 Global___ResultReason: _TypeAlias = ResultReason  # noqa: Y015
 
@@ -706,7 +714,9 @@ class SeatResult(_message.Message):
     forfeited: _builtins.bool
     """True if the seat failed (it then ranks below all seats that did not)."""
     reason: Global___ResultReason.ValueType
-    """COMPLETED, or why this seat failed."""
+    """COMPLETED (the seat did not fail: in an ABORTED or VOIDED match, it had joined and was
+    playing when the match stopped), why this seat failed, or NOT_JOINED.
+    """
     detail: _builtins.str
     """Human detail, e.g. "option 9 out of range (0..3)"."""
     bot_name: _builtins.str

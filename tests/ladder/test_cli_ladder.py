@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import queue
 import re
 import signal
 import subprocess
@@ -22,6 +23,46 @@ name = "house-random"
 policy = "random"
 game = "rumble-nation"
 """
+
+
+#: ``match 3f2a over: rumble-nation/base, 2 players, seat 1 vs house-random: rank 1 of 2, score 53``
+MATCH_LINE = re.compile(
+    r"match \w+ over: rumble-nation/base, 2 players, seat [01] vs house-random: "
+    r"rank [12] of 2, score -?\d+"
+)
+#: A bot that answers an option that does not exist.
+CHEAT = """
+from client_sdk import Bot
+
+
+class Cheat(Bot):
+    name = "cheat"
+
+    def choose(self, request):
+        return len(request.options)
+"""
+
+
+def register(address: str, name: str, token_file: Path) -> Path:
+    done = subprocess.run(
+        [
+            *KASSEN,
+            "ladder",
+            "register",
+            name,
+            "--game",
+            "rumble-nation",
+            "--address",
+            address,
+            "--token-file",
+            str(token_file),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return token_file
 
 
 def start_ladder(tmp_path: Path) -> tuple[subprocess.Popen[str], str, list[str]]:
@@ -120,14 +161,45 @@ def test_serve_register_and_play_from_the_command_line(tmp_path: Path) -> None:
                 "--token-file",
                 str(token_file),
                 "--matches",
-                "2",
+                "3",
             ],
             capture_output=True,
             text=True,
             timeout=120,
         )
         assert played.returncode == 0, played.stderr
-        assert "played 2 matches (0 failed)" in played.stderr
+        lines = played.stderr.strip().splitlines()
+        # One line per match: the game, its seat and opponent, its rank and score.
+        per_match = [line for line in lines if MATCH_LINE.fullmatch(line)]
+        assert len(per_match) == 3, played.stderr
+        assert lines[-1] == "played 3 matches", played.stderr
+        cheat = register(address, "cheat", tmp_path / "cheat.token")
+        (tmp_path / "cheat.py").write_text(CHEAT, encoding="utf-8")
+        once = subprocess.run(
+            [
+                *KASSEN,
+                "bot",
+                "ladder",
+                f"{tmp_path / 'cheat.py'}:Cheat",
+                "--address",
+                address,
+                "--token-file",
+                str(cheat),
+                "--matches",
+                "1",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert once.returncode == 0, once.stderr
+        *_, line, summary = once.stderr.strip().splitlines()
+        assert re.fullmatch(
+            r"match \w+ over: rumble-nation/base, 2 players, seat [01] vs house-random: "
+            r"rank 2 of 2, score -?\d+, failed: illegal_answer: .*out of range.*",
+            line,
+        ), once.stderr
+        assert summary == "played 1 match (1 failed)", once.stderr
     finally:
         server.send_signal(signal.SIGTERM)
         code = server.wait(30)
@@ -158,3 +230,51 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], messa
     assert done.returncode == 2, done.stderr
     assert message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_an_unreachable_ladder_is_said_with_each_retry(tmp_path: Path) -> None:
+    """Nothing listens on port 1: the bot says so before every retry, with the pause, which
+    grows (doubling from 0.25 s, each drawn between half and all of it)."""
+    token = tmp_path / "t.token"
+    token.write_text("x" * 30, encoding="utf-8")
+    bot = subprocess.Popen(
+        [
+            *KASSEN,
+            "bot",
+            "ladder",
+            "greedy",
+            "--address",
+            "127.0.0.1:1",
+            "--token-file",
+            str(token),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        assert bot.stderr is not None
+        for line in bot.stderr:
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
+    retries: list[float] = []
+    try:
+        while len(retries) < 4:
+            try:  # the 4th pause is at most 2 s: 30 s of silence means nothing is said
+                line = lines.get(timeout=30)
+            except queue.Empty:
+                pytest.fail(f"no retry was said within 30 s (after {retries})")
+            found = re.fullmatch(
+                r"kassen: bot: cannot reach the ladder at 127\.0\.0\.1:1 \(.+\), "
+                r"retrying in (\d+\.\d) s\n",
+                line,
+            )
+            assert found, line
+            retries.append(float(found.group(1)))
+    finally:
+        bot.send_signal(signal.SIGINT)
+        code = bot.wait(30)
+    assert code == 130
+    assert retries[0] <= 0.3 and retries[3] >= 0.9, retries  # 0.125-0.25 s, then 1-2 s

@@ -38,6 +38,7 @@ pools = ["rumble-nation/advanced/3", "root/winter/2"]
 decision_ms = 500
 bank_ms = 0
 pause_after_failures = 3
+gather_ms = 2500
 
 [[ladder.house]]
 name = "rn-house"
@@ -52,6 +53,8 @@ variant = "advanced"
     assert (house.name, house.variant, house.player_counts) == ("rn-house", "advanced", (3,))
     assert settings.time_control.decision_ms == 500 and settings.time_control.bank_ms == 0
     assert settings.pause_after_failures == 3
+    assert settings.gather_s == 2.5
+    assert default_settings().gather_s == 5.0
 
 
 @pytest.mark.parametrize(
@@ -65,6 +68,7 @@ variant = "advanced"
         ("[ladder]\ndecision_ms = -1", "ladder.decision_ms must be a whole number from 1"),
         ("[ladder]\nbank_ms = 'lots'", "ladder.bank_ms must be a whole number"),
         ("[ladder]\npause_after_failure = 2", "did you mean 'pause_after_failures'"),
+        ("[ladder]\ngather_ms = 3600000", "ladder.gather_ms must be a whole number from 0 to"),
         ("[ladderr]\n", "unknown section 'ladderr'"),
         ("[ladder]\nhouse = 3", "must be [[ladder.house]] tables"),
         ("[[ladder.house]]\nname='hh1'\npolicy='smart'\ngame='root'", "policy must be one of"),

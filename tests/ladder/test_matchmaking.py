@@ -23,10 +23,16 @@ def bot(
 
 
 def simulate(
-    players: int, steps: int, seed: int, churn: bool, lengths: tuple[int, int] = (2, 2)
+    players: int,
+    steps: int,
+    seed: int,
+    churn: bool,
+    lengths: tuple[int, int] = (2, 2),
+    gather: float = 0.0,
 ) -> tuple[Counter[str], dict[str, int]]:
     """Bots with concurrency 1 play matches lasting ``lengths`` steps (inclusive range); with
-    ``churn`` one bot leaves and another joins every 50 steps.
+    ``churn`` one bot leaves and another joins every 50 steps; a bot that would need house
+    bots waits up to ``gather`` steps for a busy one, as the service runs it.
 
     Returns games per bot and the number of steps each was present and idle-or-playing.
     """
@@ -47,12 +53,16 @@ def simulate(
         for name in present:
             presence[name] += 1
         candidates = [
-            bot(n, ratings[n], games[n], waiting_since=float(now))
+            bot(n, ratings[n], games[n], waiting_since=float(busy_until.get(n, now)))
             for n in sorted(present)
             if busy_until.get(n, -1) <= now
         ] + [bot(n, r, games[n], free_slots=100, house=True) for n, r in house.items()]
+        coming = sum(1 for n in present if busy_until.get(n, -1) > now)
         # The server starts at most two matches a step: who plays is matchmaking's choice.
-        for group in form_groups(candidates, players, history, limit=2):
+        groups = form_groups(
+            candidates, players, history, limit=2, now=now, gather_s=gather, coming=coming
+        )
+        for group in groups:
             length = rng.randint(*lengths)
             for name in group.seats:
                 games[name] += 1
@@ -61,17 +71,21 @@ def simulate(
     return games, dict(presence)
 
 
+@pytest.mark.parametrize("gather", [0.0, 3.0], ids=["at-once", "gathering"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_play_counts_of_bots_always_present_stay_within_a_bound(players: int) -> None:
-    games, _ = simulate(players, steps=2000, seed=players, churn=False)
+def test_play_counts_of_bots_always_present_stay_within_a_bound(
+    players: int, gather: float
+) -> None:
+    games, _ = simulate(players, steps=2000, seed=players, churn=False, gather=gather)
     always = [f"b{i}" for i in range(8)]
     counts = [games[name] for name in always]
     assert min(counts) > 200  # they really played (a match lasts 2 steps)
     assert max(counts) - min(counts) <= 3, counts
 
 
-def test_play_counts_follow_time_present_when_bots_join_and_leave() -> None:
-    games, presence = simulate(4, steps=3000, seed=11, churn=True, lengths=(1, 4))
+@pytest.mark.parametrize("gather", [0.0, 3.0], ids=["at-once", "gathering"])
+def test_play_counts_follow_time_present_when_bots_join_and_leave(gather: float) -> None:
+    games, presence = simulate(4, steps=3000, seed=11, churn=True, lengths=(1, 4), gather=gather)
     rates = [games[n] / presence[n] for n in presence if presence[n] >= 300]
     assert len(rates) >= 8
     assert max(rates) - min(rates) < 0.06, rates  # games per step present, within 6 points
@@ -84,6 +98,49 @@ def test_a_lone_bot_gets_a_game_at_once_against_house_bots() -> None:
         History(3),
     )
     assert len(groups) == 1 and "new" in groups[0].seats
+
+
+def test_authors_bots_come_before_house_bots_even_just_after_meeting() -> None:
+    history = History(2)
+    field = [bot("a"), bot("b", waiting_since=1), bot("h", house=True, free_slots=9)]
+    for _ in range(4):  # b is a's last opponent from the second round on: still not h
+        (group,) = form_groups(field, 2, history, limit=1)
+        assert set(group.seats) == {"a", "b"}
+
+
+def test_a_bot_needing_house_bots_waits_for_a_busy_author_within_the_window() -> None:
+    field = [bot("a", waiting_since=10.0), bot("h1", house=True, free_slots=9)]
+
+    def groups(now: float, coming: int) -> int:
+        return len(form_groups(field, 2, History(2), now=now, gather_s=5.0, coming=coming))
+
+    assert groups(now=14.0, coming=1) == 0  # someone will be free soon: wait for it
+    assert groups(now=15.0, coming=1) == 1  # waited the whole window: house bots now
+    assert groups(now=10.0, coming=0) == 1  # nobody to wait for: at once
+
+
+def test_authors_seated_in_this_round_count_as_coming() -> None:
+    field = [bot("a"), bot("b"), bot("c"), bot("h", house=True, free_slots=9)]
+    groups = form_groups(field, 2, History(2), now=1.0, gather_s=5.0, coming=0)
+    # Two of them play each other; the third waits for them rather than play a house bot.
+    assert len(groups) == 1 and "h" not in groups[0].seats
+    groups = form_groups(field, 2, History(2), now=6.0, gather_s=5.0, coming=0)
+    assert [len(set(g.seats) & {"a", "b", "c"}) for g in groups] == [2, 1]
+
+
+def test_bots_with_several_free_slots_partner_every_author_at_once() -> None:
+    field = [bot(name, free_slots=4) for name in "abc"] + [bot("h", house=True, free_slots=9)]
+    groups = form_groups(field, 2, History(2), limit=3, now=1.0, gather_s=5.0, coming=0)
+    # Nobody is left waiting: c, one too many for tables of two, is a's partner at once.
+    assert len(groups) == 3 and all("h" not in g.seats for g in groups)
+    assert any("c" in g.seats for g in groups)
+
+
+def test_a_group_with_an_author_that_waited_long_enough_is_formed() -> None:
+    field = [bot("a", waiting_since=0.0), bot("b", waiting_since=9.0), bot("h1", house=True)]
+    field[2] = bot("h1", house=True, free_slots=9)
+    (group,) = form_groups(field, 3, History(3), now=9.5, gather_s=5.0, coming=1)
+    assert set(group.seats) == {"a", "b", "h1"}  # a waited 9.5 s: b does not hold it back
 
 
 def test_house_bots_never_play_only_among_themselves() -> None:

@@ -11,6 +11,7 @@ so that a lone new bot finds a full four-player table at once). A TOML file over
     join_timeout_ms = 10000     # a bot that does not join in time is NO_SHOW
     pause_after_failures = 5    # failed matches in a row before a bot is paused (0: never)
     max_live_matches = 100
+    gather_ms = 5000            # how long a bot waits for a busy author's bot before house bots
 
     [[ladder.house]]
     name = "house-greedy"
@@ -42,8 +43,11 @@ LADDER_KEYS = {
     "join_timeout_ms",
     "pause_after_failures",
     "max_live_matches",
+    "gather_ms",
     "house",
 }
+#: The longest wait for another author's bot that a configuration may ask for.
+MAX_GATHER_MS = 600_000
 HOUSE_KEYS = {"name", "policy", "game", "variant", "players"}
 MAX_LIVE_MATCHES = 10_000
 
@@ -107,6 +111,7 @@ def settings_from(document: Mapping[str, Any], source: str) -> LadderSettings:
         join_timeout_ms=_int(section, "join_timeout_ms", 1, MAX_JOIN_TIMEOUT_MS, 10_000, source),
         pause_after_failures=_int(section, "pause_after_failures", 0, 1000, 5, source),
         max_live_matches=_int(section, "max_live_matches", 1, MAX_LIVE_MATCHES, 100, source),
+        gather_s=_int(section, "gather_ms", 0, MAX_GATHER_MS, 5000, source) / 1000,
     )
 
 

@@ -2,8 +2,10 @@
 
 Every refusal is a status code with a message naming the problem (ladder.proto lists them).
 A bot authenticates with its token (``authorization: Bearer <token>``); the organiser's admin
-calls need the referee's organiser token when one is set (a service without one listens on
-loopback only, like ``kassen serve``).
+calls need the referee's organiser token when one is set. A service without one listens on
+loopback only and answers them for any caller, as ``kassen serve`` does CreateMatch: whoever
+can reach it is on the organiser's machine. RegisterBot needs no token (the organiser's
+lifts its rate limit).
 """
 
 from __future__ import annotations
@@ -24,6 +26,13 @@ from tournament.ladder_service.service import BotNotAllowed, LadderService, Pool
 from tournament.ladder_service.tokens import same_secret
 
 Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
+#: Trailing metadata of a Seek refused RESOURCE_EXHAUSTED: milliseconds to wait before the
+#: next Seek (client_sdk.ladder reads it).
+RETRY_AFTER_KEY = "retry-after-ms"
+#: Seek streams per bot: 10 at once, then one every 2 s (a reconnect loop without backoff
+#: cannot keep the matchmaker busy).
+SEEK_BURST = 10
+SEEKS_PER_SECOND = 0.5
 
 
 class LadderServicer(lrpc.LadderServicer):
@@ -33,9 +42,7 @@ class LadderServicer(lrpc.LadderServicer):
         #: Registrations per client host: 5 at once, then one a minute (the organiser, with
         #: the admin token, is not limited).
         self.registrations = RateLimiter(burst=5, per_second=1 / 60)
-        #: Seek streams per bot: 10 at once, then one every 2 s (a reconnect loop without
-        #: backoff cannot keep the matchmaker busy).
-        self.seeks = RateLimiter(burst=10, per_second=0.5)
+        self.seeks = RateLimiter(burst=SEEK_BURST, per_second=SEEKS_PER_SECOND)
         self._standings: tuple[int, lpb.GetStandingsResponse] | None = None
 
     # ------------------------------------------------------------------ bots
@@ -92,10 +99,12 @@ class LadderServicer(lrpc.LadderServicer):
     ) -> AsyncIterator[lpb.SeekResponse]:
         bot = await self._bot(context)
         if not self.seeks.allow(bot.id):
-            wait = math.ceil(self.seeks.retry_after(bot.id))
+            wait = self.seeks.retry_after(bot.id)
+            # The wait also as a number, for clients (the SDK waits that long, then retries).
             await context.abort(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"bot {bot.name} opens Seek streams too often: try again in {wait} s",
+                f"bot {bot.name} opens Seek streams too often: try again in {math.ceil(wait)} s",
+                trailing_metadata=((RETRY_AFTER_KEY, str(math.ceil(wait * 1000))),),
             )
         try:
             async for message in self.service.seek(bot, request.concurrency or 1):

@@ -5,14 +5,20 @@ are available now and forms as many groups as it can, one at a time:
 
 1. the *anchor* of the next group is the neediest bot: fewest games so far, then the one that
    has waited longest (this is what keeps play counts fair over time);
-2. its partners are the candidates that cost least: close ratings, few games, not the
-   opponents it just played (no immediate rematch), authors' bots before house bots;
-3. seats are rotated: the group's bots take the seat permutation that gives each bot the seat
+2. its partners are every other author's bot available before any house bot; among each
+   kind, those that cost least: close ratings, few games, not the opponents it just played
+   (no immediate rematch);
+3. a group that needs house bots waits while another author's bot of the pool is connected
+   but busy (``coming``), until one of its authors' bots has waited ``gather_s``: bots whose
+   matches end at different times then still meet, and once they have met they are free
+   together and meet again;
+4. seats are rotated: the group's bots take the seat permutation that gives each bot the seat
    it has taken least often.
 
-House bots are always available, with unlimited concurrency, so a lone new bot gets games at
-once; a connected bot plays at most as many matches at once as it declared. Pure logic, no I/O:
-the service feeds it and acts on the groups, and a simulation test checks its fairness.
+House bots are always available, with unlimited concurrency, so a lone bot (no other author's
+bot connected) gets games at once; a connected bot plays at most as many matches at once as it
+declared. Pure logic, no I/O: the service feeds it and acts on the groups, and a simulation
+test checks its fairness.
 """
 
 from __future__ import annotations
@@ -26,8 +32,6 @@ from dataclasses import dataclass, field
 ELO_PER_GAME = 8.0
 #: The cost of meeting a bot one has just played (one of its last ``REMATCH_MEMORY`` opponents).
 REMATCH_COST = 400.0
-#: The cost of a house bot where an author's bot would do: house bots fill, they do not crowd.
-HOUSE_COST = 150.0
 #: Opponents remembered per bot, to avoid immediate rematches.
 REMATCH_MEMORY = 3
 
@@ -41,7 +45,8 @@ class Candidate:
     games: int
     #: Matches it may still start now (connected bots declare a concurrency; house bots: many).
     free_slots: int
-    #: When it became available (monotonic seconds): among equals, who waited longest goes first.
+    #: Since when it has been waiting (monotonic seconds): among equals, who waited longest
+    #: goes first, and an author's bot that waited ``gather_s`` is no longer held.
     waiting_since: float
     house: bool = False
 
@@ -75,27 +80,39 @@ class History:
 
 
 def pair_cost(history: History, a: Candidate, b: Candidate) -> float:
-    """How much we would rather not put ``a`` and ``b`` in one match (0 = ideal)."""
+    """How much we would rather not put ``a`` and ``b`` in one match (0 = ideal); authors'
+    bots come before house bots whatever their cost (``form_groups``)."""
     cost = abs(a.rating - b.rating) + ELO_PER_GAME * b.games
     if history.just_played(a.bot_id, b.bot_id):
         cost += REMATCH_COST
-    if b.house:
-        cost += HOUSE_COST
     return cost
 
 
 def form_groups(
-    candidates: Iterable[Candidate], players: int, history: History, limit: int | None = None
+    candidates: Iterable[Candidate],
+    players: int,
+    history: History,
+    limit: int | None = None,
+    *,
+    now: float = 0.0,
+    gather_s: float = 0.0,
+    coming: int = 0,
 ) -> list[Group]:
     """Groups to start now (at most ``limit``), each recorded in ``history``.
 
     A bot appears at most once per group and in at most ``free_slots`` groups. A group is
     formed only around an author's bot: house bots never play only among themselves.
+    ``coming``: authors' bots of the pool that are connected but have no free slot now (an
+    author's bot that runs out of free slots in this round counts too). While there is one, a
+    group that would need a house bot is formed only once one of its authors' bots has waited
+    ``gather_s`` (since ``waiting_since``, at ``now``); until then its bots wait for it.
     """
     if players < 1:
         raise ValueError(f"players must be at least 1, not {players}")
     slots = {c.bot_id: c for c in candidates if c.free_slots > 0}
     free = {bot: c.free_slots for bot, c in slots.items()}
+    for bot in _left_waiting(slots.values(), players, now, gather_s, coming):
+        free[bot] = 0
     groups: list[Group] = []
     while limit is None or len(groups) < limit:
         anchors = [c for c in slots.values() if free[c.bot_id] > 0 and not c.house]
@@ -106,14 +123,47 @@ def form_groups(
         if len(others) < players - 1:
             # The neediest bot cannot be seated: nobody else can be either with fewer choices.
             break
-        others.sort(key=lambda c: (pair_cost(history, anchor, c), c.bot_id))
+        others.sort(key=lambda c: (c.house, pair_cost(history, anchor, c), c.bot_id))
         members = [anchor, *others[: players - 1]]
+        authors = [m for m in members if not m.house]
+        if (
+            coming > 0
+            and len(authors) < len(members)
+            and all(now - m.waiting_since < gather_s for m in authors)
+        ):
+            # Every free author's bot is in this group (they come before house bots): rather
+            # than fill it with house bots, wait for one of the busy ones.
+            break
         group = Group(seat_order(history, [m.bot_id for m in members]))
         for bot in group.seats:
             free[bot] -= 1
+            if free[bot] == 0 and not slots[bot].house:
+                coming += 1  # busy from now on: it will be free again when this match ends
         history.record(group)
         groups.append(group)
     return groups
+
+
+def _left_waiting(
+    candidates: Iterable[Candidate], players: int, now: float, gather_s: float, coming: int
+) -> list[str]:
+    """The authors' bots that wait this round because they are one too few for a table of
+    authors: the most played (then the latest to start waiting), so that waiting costs the
+    bots with most games, not always the same ones. None once one of them has waited
+    ``gather_s``, or when nobody busy is coming and nobody is seated now. Only when each has
+    one free slot: a bot with more stays free after a match starts, and partners them all."""
+    authors = sorted(
+        (c for c in candidates if not c.house), key=lambda c: (c.games, c.waiting_since, c.bot_id)
+    )
+    if any(c.free_slots > 1 for c in authors):
+        return []
+    spare = len(authors) % players
+    if not spare or gather_s <= 0 or (coming == 0 and len(authors) < players):
+        return []
+    waiting = authors[-spare:]
+    if any(now - c.waiting_since >= gather_s for c in waiting):
+        return []
+    return [c.bot_id for c in waiting]
 
 
 def seat_order(history: History, bots: Sequence[str]) -> tuple[str, ...]:

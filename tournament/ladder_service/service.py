@@ -109,6 +109,9 @@ class LadderSettings:
     max_live_matches: int = 100
     #: Seconds between matchmaking rounds when nothing else wakes the matchmaker.
     tick_s: float = 0.5
+    #: Seconds an author's bot that could only be seated with house bots waits for another
+    #: author's bot of its pool that is connected but busy (``matchmaking.form_groups``).
+    gather_s: float = 5.0
 
 
 @dataclass(slots=True)
@@ -117,7 +120,9 @@ class Seeker:
 
     bot: BotRecord
     concurrency: int
-    since: float
+    #: Since when it has had a free slot without a break (monotonic seconds): how long it has
+    #: been waiting for a match.
+    free_since: float
     outbox: asyncio.Queue[lpb.SeekResponse | None]
     active: set[str] = field(default_factory=set)
 
@@ -406,15 +411,36 @@ class LadderService:
     def matchmaking_round(self) -> int:
         """Start every match that can start now; returns how many started."""
         started = 0
+        now = time.monotonic()
         for pool in self.pools.values():
             room = self.settings.max_live_matches - len(self.running)
             if room <= 0:
                 break
             candidates = self._candidates(pool)
-            for group in form_groups(candidates, pool.key.players, pool.history, limit=room):
+            groups = form_groups(
+                candidates,
+                pool.key.players,
+                pool.history,
+                limit=room,
+                now=now,
+                gather_s=self.settings.gather_s,
+                coming=self._busy_authors(pool) if candidates else 0,
+            )
+            for group in groups:
                 if self._start(pool, group):
                     started += 1
         return started
+
+    def _busy_authors(self, pool: Pool) -> int:
+        """Authors' bots of ``pool`` that are connected but have no free slot: each will be
+        free when a match of its ends, and a waiting author's bot may wait for it."""
+        return sum(
+            1
+            for seeker in self.seekers.values()
+            if not seeker.free_slots
+            and seeker.bot.status == "active"
+            and self._accepts(seeker.bot, pool.key)
+        )
 
     def _candidates(self, pool: Pool) -> list[Candidate]:
         table = {r.bot_id: r for r in pool.table}
@@ -425,8 +451,11 @@ class LadderService:
                 and seeker.bot.status == "active"
                 and self._accepts(seeker.bot, pool.key)
             ):
-                found.append(self._candidate(pool, table, seeker.bot.id, seeker.free_slots))
-                found[-1] = _waiting(found[-1], seeker.since)
+                found.append(
+                    self._candidate(
+                        pool, table, seeker.bot.id, seeker.free_slots, since=seeker.free_since
+                    )
+                )
         if not found:
             return []
         for bot_id, house in self.house.items():
@@ -445,11 +474,12 @@ class LadderService:
         bot_id: str,
         slots: int,
         house: bool = False,
+        since: float = 0.0,
     ) -> Candidate:
         rating = table.get(bot_id)
         value = rating.rating if rating is not None and math.isfinite(rating.rating) else 1500.0
         games = pool.log.played.get(bot_id, 0)
-        return Candidate(bot_id, value, games, slots, 0.0, house)
+        return Candidate(bot_id, value, games, slots, since, house)
 
     def _start(self, pool: Pool, group: Group) -> bool:
         key = pool.key
@@ -484,6 +514,11 @@ class LadderService:
         self.version += 1
         setup = match.setup_proto()
         for seat, bot in enumerate(group.seats):
+            record = self.bots.get(bot)
+            if bot not in self.house and record is not None:
+                # Results name the seat by the bot's name on the ladder, not the name its
+                # program gives itself when it joins (a seat with a name keeps it).
+                match.seats[seat].bot_name = record.name
             seeker = self.seekers.get(bot)
             if bot in self.house or seeker is None:
                 continue
@@ -533,9 +568,12 @@ class LadderService:
         # Live until here: once it is no longer running, the database has its end.
         del self.running[match.id]
         self.version += 1
+        now = time.monotonic()
         for bot in running.seats:
             seeker = self.seekers.get(bot)
-            if seeker is not None:
+            if seeker is not None and match.id in seeker.active:
+                if not seeker.free_slots:
+                    seeker.free_since = now  # it starts waiting now
                 seeker.active.discard(match.id)
         self._wake.set()  # its bots are free now: matchmaking need not wait for the refit
         pool = self.pools[running.pool]
@@ -545,15 +583,20 @@ class LadderService:
             if self._unfrozen >= FREEZE_EVERY:
                 self._freeze()
             await pool.refitter.refit()
-        for outcome in outcomes:
+        for index, outcome in enumerate(outcomes):
             seeker = self.seekers.get(outcome.bot_id)
             if seeker is not None:
+                own = result.seats[index]
                 seeker.outbox.put_nowait(
                     lpb.SeekResponse(
                         match_ended=lpb.MatchEnded(
                             match_id=match.id,
                             reason=reason_to_proto(result.reason),
                             rank=outcome.rank,
+                            seat=index,
+                            seat_reason=reason_to_proto(own.reason),
+                            detail=own.detail,
+                            score=own.score,
                         )
                     )
                 )
@@ -648,17 +691,6 @@ class LadderService:
         return sum(
             pool.log.played.get(bot_id, 0) for key, pool in self.pools.items() if key.game == game
         )
-
-
-def _waiting(candidate: Candidate, since: float) -> Candidate:
-    return Candidate(
-        candidate.bot_id,
-        candidate.rating,
-        candidate.games,
-        candidate.free_slots,
-        since,
-        candidate.house,
-    )
 
 
 def _replay_json(match: Match) -> str | None:

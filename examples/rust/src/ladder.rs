@@ -247,11 +247,15 @@ impl Run {
                 self.start(assignment);
                 return self.options.matches > 0 && self.started >= self.options.matches;
             }
+            // reason is the match's; seat_reason (and detail) what happened to our seat.
             Some(Kind::MatchEnded(ended)) => eprintln!(
-                "{BOT_NAME}: match {} ended ({}), rank {}",
+                "{BOT_NAME}: match {} ended ({}), rank {}; our seat {}: {} {}",
                 ended.match_id,
                 ended.reason().as_str_name(),
-                ended.rank
+                ended.rank,
+                ended.seat,
+                ended.seat_reason().as_str_name(),
+                ended.detail
             ),
             None => eprintln!("{BOT_NAME}: ignoring an empty message from the ladder"),
         }

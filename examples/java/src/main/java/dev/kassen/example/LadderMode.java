@@ -243,9 +243,11 @@ final class LadderMode {
         return options.matches() > 0 && started >= options.matches();
       }
       case MATCH_ENDED -> {
+        // reason is the match's; seat_reason (and detail) what happened to our seat.
         MatchEnded ended = message.getMatchEnded();
-        System.err.printf("java-example: match %s ended (%s), rank %d%n",
-            ended.getMatchId(), ended.getReason(), ended.getRank());
+        System.err.printf("java-example: match %s ended (%s), rank %d; our seat %d: %s %s%n",
+            ended.getMatchId(), ended.getReason(), ended.getRank(), ended.getSeat(),
+            ended.getSeatReason(), ended.getDetail());
       }
       default -> System.err.println("java-example: ignoring an empty message from the ladder");
     }
