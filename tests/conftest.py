@@ -29,8 +29,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The depth for code that runs at import (the fuzz tests' case counts, tests/fuzz)."""
+    """The depth for code that runs at import (the fuzz tests' case counts, tests/fuzz); and
+    Ctrl-C as a terminal gives it (``sigint_as_in_a_terminal``)."""
     os.environ["KASSEN_TEST_DEPTH"] = "slow" if config.getoption("slow") else "fast"
+    sigint_as_in_a_terminal()
+
+
+def sigint_as_in_a_terminal() -> None:
+    """Handle SIGINT in the test process even when it was started with SIGINT ignored.
+
+    A shell without job control starts a background command (``tox &`` in a script; some CI
+    and agent runners) with SIGINT ignored, every process it starts inherits that, and Python
+    keeps an inherited SIG_IGN: the commands the tests interrupt (``kassen tournament run``
+    with Ctrl-C) then ignored the tests' SIGINT and ran to their end. A handled signal is
+    reset to its default in a new program, so with a handler here every command a test
+    starts gets SIGINT as it would from a terminal, and the pytest-xdist workers with it.
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -87,7 +103,9 @@ def _sigint_left_as_found(request: pytest.FixtureRequest) -> Iterator[None]:
 
 # ------------------------------------------------------------------ the working tree stays clean
 
-ROOT = Path(__file__).resolve().parents[1]
+#: The working tree the tests must leave as they found it (another folder only for the test of
+#: this check itself, tests/test_suite_guards.py).
+ROOT = Path(os.environ.get("KASSEN_TEST_WORKING_TREE") or Path(__file__).resolve().parents[1])
 #: Folders that tools write while the tests run (caches, environments, VCS), not the tests.
 TOOL_FOLDERS = frozenset(
     {".git", ".venv", ".tox", ".hypothesis", ".pytest_cache", ".mypy_cache", ".ruff_cache"}

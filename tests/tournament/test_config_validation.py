@@ -1,4 +1,4 @@
-"""Tournament input is checked before anything runs (issue 15): each bad setting is one line
+"""Tournament input is checked before anything runs: each bad setting is one line
 on stderr naming it, exit code 2, no database and no output; a damaged database is one line
 and exit code 2 for every command that opens it (a database the command cannot read), exit
 code 1 when it fails while a run stores its results, never a traceback.
