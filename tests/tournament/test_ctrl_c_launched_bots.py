@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from tests.conftest import Depth
-from tests.tournament.test_cli_rough_edges import stored
+from tests.tournament.test_cli_rough_edges import children_of, stored
 from tests.tournament.test_tournament_cli import ENV, ROOT, kassen
 
 
@@ -25,6 +25,23 @@ def match_rows(database: Path) -> list[tuple[int, str, str]]:
             "LEFT JOIN seat_results s ON s.tournament_id = m.tournament_id "
             "AND s.match_idx = m.idx GROUP BY m.idx ORDER BY m.idx"
         ).fetchall()
+
+
+def launched_by(pid: int) -> list[tuple[int, int, int]]:
+    """(pid, session, process group) of the processes ``pid`` started, once there is one
+    (within 30 s; none: an empty list)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        found = []
+        for child in children_of(pid):
+            try:
+                found.append((child, os.getsid(child), os.getpgid(child)))
+            except ProcessLookupError:
+                continue  # ended meanwhile
+        if found:
+            return found
+        time.sleep(0.05)
+    return []
 
 
 def test_ctrl_c_with_a_launched_bot_prints_only_the_interruption(
@@ -56,6 +73,10 @@ def test_ctrl_c_with_a_launched_bot_prints_only_the_interruption(
         while stored(database) == 0 and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert process.poll() is None and stored(database) > 0, "no match was stored in time"
+        # The launched bots are in sessions of their own: the terminal's SIGINT reaches kassen
+        # only, which stops them itself.
+        bots = launched_by(process.pid)
+        assert bots and all(sid != process.pid and group != process.pid for _, sid, group in bots)
         os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
         out, err = process.communicate(timeout=120)
     finally:
