@@ -23,7 +23,7 @@ from games import get_game
 from games.contract import GameState, check_config
 from games.policies.base import Policy
 from server.auth import bot_environment
-from server.bot_box import DEFAULT_LIMITS, BoxedBot, BoxLimits, kill_group, start
+from server.bot_box import DEFAULT_LIMITS, BoxedBot, BoxLimits, start
 from server.clock import SeatClock
 from server.match import Match
 from server.replay import replay_record
@@ -68,6 +68,11 @@ class TooManyMatches(RuntimeError):
     the limit and its ``kassen serve`` flag)."""
 
 
+class Stopping(TooManyMatches):
+    """The referee is shutting down: it has room for no new match (whoever handles a full
+    referee handles this one too; over gRPC it is UNAVAILABLE)."""
+
+
 class Referee:
     def __init__(
         self,
@@ -96,6 +101,11 @@ class Referee:
         self._recent: OrderedDict[str, None] = OrderedDict()
         #: The spectators of this process's matches, per match and per caller.
         self.watchers = WatcherLimits(self.settings)
+        #: Launched bots still running (``shutdown`` stops them).
+        self._boxes: set[BoxedBot] = set()
+        #: Set by ``shutdown``: no match starts any more, and a bot that ends meanwhile ended
+        #: because its match was aborted, or was killed with it, not because it crashed.
+        self.stopping = False
 
     def check_room(self, caller: str | None = None) -> None:
         """Raise ``TooManyMatches`` naming the limit a new match would exceed: matches alive
@@ -152,6 +162,8 @@ class Referee:
         ``TooManyMatches`` when a limit is reached (``caller``: whose limits also count, see
         ``check_room``).
         """
+        if self.stopping:
+            raise Stopping("the referee is shutting down")
         game = get_game(settings.game)
         check_config(game, settings.config)
         if settings.watch_delay_ms < self.settings.min_watch_delay_ms:
@@ -278,6 +290,7 @@ class Referee:
             seat.exited.set()
             return
         seat.process = box.process
+        self._boxes.add(box)
         try:
             over = asyncio.ensure_future(match.finished.wait())
             exited = asyncio.ensure_future(box.wait())
@@ -289,7 +302,7 @@ class Referee:
                 exited.cancel()
             if running:  # the match is over and the bot still runs
                 await box.end()
-            elif match.result is None:
+            elif match.result is None and not self.stopping:
                 seat.inbox.put_nowait(
                     Incoming(
                         "exited",
@@ -299,25 +312,23 @@ class Referee:
                 )
         finally:
             seat.exited.set()
+            self._boxes.discard(box)
             await box.close()
 
     async def shutdown(self) -> None:
         """End running matches ``ABORTED``, every seat told (MatchOver) within the grace
-        period, stop launched processes, and write what the store still has pending."""
+        period, stop launched processes, and write what the store still has pending. No match
+        starts meanwhile (``create_match`` raises ``Stopping``): its bots would be killed
+        mid-match."""
+        self.stopping = True
         for match in list(self._live.values()):
             match.abort()
         if self._tasks:
             _, stuck = await asyncio.wait(self._tasks, timeout=self.settings.shutdown_grace_s)
             for task in stuck:  # a match that could not end in time (a local policy thinking)
                 task.cancel()
-        for match in self.matches.values():
-            for seat in match.seats:
-                if (
-                    isinstance(seat, RemoteSeat)
-                    and seat.process
-                    and seat.process.returncode is None
-                ):
-                    kill_group(seat.process)
+        for box in list(self._boxes):
+            box.kill()  # marked as killed by the referee: no note blames a limit for it
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._launches:  # wait for killed processes, so none outlives the referee

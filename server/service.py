@@ -20,7 +20,7 @@ from kassen.v1 import referee_pb2 as pb
 from kassen.v1 import referee_pb2_grpc as rpc
 from server.limits import InvalidSetting, settings_from_request
 from server.match import Match
-from server.referee import Referee, TooManyMatches
+from server.referee import Referee, Stopping, TooManyMatches
 from server.replay import replay_record
 from server.results import Reason
 from server.seats import Receipt, RemoteSeat
@@ -245,6 +245,8 @@ class RefereeService(rpc.RefereeServicer):
             match, tickets = self.referee.create_match(settings, caller=self.caller(context))
         except (UnknownGame, InvalidConfig, InvalidSetting) as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        except Stopping as exc:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
         except TooManyMatches as exc:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc))
         return pb.CreateMatchResponse(match_id=match.id, tickets=tickets, setup=match.setup_proto())

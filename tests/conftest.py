@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,8 +31,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The depth for code that runs at import (the fuzz tests' case counts, tests/fuzz)."""
+    """The depth for code that runs at import (the fuzz tests' case counts, tests/fuzz); and
+    Ctrl-C as a terminal gives it (``sigint_as_in_a_terminal``)."""
     os.environ["KASSEN_TEST_DEPTH"] = "slow" if config.getoption("slow") else "fast"
+    sigint_as_in_a_terminal()
+
+
+def sigint_as_in_a_terminal() -> None:
+    """Handle SIGINT in the test process even when it was started with SIGINT ignored.
+
+    A shell without job control starts a background command (``tox &`` in a script; some CI
+    and agent runners) with SIGINT ignored, every process it starts inherits that, and Python
+    keeps an inherited SIG_IGN: the commands the tests interrupt (``kassen tournament run``
+    with Ctrl-C) then ignored the tests' SIGINT and ran to their end. A handled signal is
+    reset to its default in a new program, so with a handler here every command a test
+    starts gets SIGINT as it would from a terminal, and the pytest-xdist workers with it.
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -89,3 +107,105 @@ def _sigint_left_as_found(request: pytest.FixtureRequest) -> Iterator[None]:
             f"(handler, ignored, blocked) {before} -> {after}",
             pytrace=False,
         )
+
+
+# ------------------------------------------------------------------ the working tree stays clean
+
+#: The working tree the tests must leave as they found it (another folder only for the test of
+#: this check itself, tests/test_suite_guards.py).
+ROOT = Path(os.environ.get("KASSEN_TEST_WORKING_TREE") or Path(__file__).resolve().parents[1])
+#: Folders that tools write while the tests run (caches, environments, VCS), not the tests.
+TOOL_FOLDERS = frozenset(
+    {".git", ".venv", ".tox", ".hypothesis", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
+)
+Snapshot = dict[str, tuple[int, int]]
+_TREE_KEY = pytest.StashKey[Snapshot]()
+
+
+def working_tree() -> Snapshot:
+    """Every file of the working tree outside tool folders: path -> (size, mtime in ns)."""
+    files: Snapshot = {}
+    for folder, folders, names in os.walk(ROOT):
+        folders[:] = [
+            name
+            for name in folders
+            if name not in TOOL_FOLDERS and name != "__pycache__" and not name.endswith(".egg-info")
+        ]
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                status = os.stat(path, follow_symlinks=False)
+            except OSError:
+                continue  # gone meanwhile
+            files[os.path.relpath(path, ROOT)] = (status.st_size, status.st_mtime_ns)
+    return files
+
+
+def tree_changes(before: Snapshot, after: Snapshot) -> list[str]:
+    """What changed between two snapshots, one phrase a file, minus the example bots' build
+    outputs (what an example's own .gitignore lists: its build.sh makes them there)."""
+    changed = {path: "new" for path in after.keys() - before.keys()}
+    changed |= {path: "changed" for path in before if path in after and after[path] != before[path]}
+    changed |= {path: "removed" for path in before.keys() - after.keys()}
+    outputs = _build_outputs([path for path in changed if path.startswith("examples" + os.sep)])
+    return [f"{path} ({what})" for path, what in sorted(changed.items()) if path not in outputs]
+
+
+def _build_outputs(paths: list[str]) -> set[str]:
+    """Those of ``paths`` that a .gitignore inside examples/ ignores (one call to git for all:
+    a build can make thousands of files)."""
+    if not paths:
+        return set()
+    try:
+        found = subprocess.run(
+            ["git", "check-ignore", "--verbose", "--non-matching", "--no-index", "--stdin", "-z"],
+            input="\0".join(paths) + "\0",
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return set()
+    # With -z: source, line number, pattern and path, each ended by NUL ("" x3 when none).
+    fields = found.stdout.split("\0")
+    return {
+        fields[i + 3]
+        for i in range(0, len(fields) - 3, 4)
+        if fields[i].startswith("examples/") and fields[i + 2] and not fields[i + 2].startswith("!")
+    }
+
+
+def _controller(config: pytest.Config) -> bool:
+    """True in the process that runs the session (not in a pytest-xdist worker): the one that
+    sees it whole, from before any test to after the last."""
+    return not hasattr(config, "workerinput")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if _controller(session.config):
+        session.config.stash[_TREE_KEY] = working_tree()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Fail the run when the tests wrote into the working tree: a test must write only to
+    its tmp_path (a database or replay left in runs/ would also be read by the next run)."""
+    before = session.config.stash.get(_TREE_KEY, None)
+    if before is None:
+        return
+    changes = tree_changes(before, working_tree())
+    if not changes:
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    message = (
+        f"the tests wrote into the working tree {ROOT} (tests must write only to their "
+        f"tmp_path): {', '.join(changes)}"
+    )
+    if reporter is not None:
+        reporter.write("\n")
+        reporter.write_line(message, red=True, bold=True)
+    else:
+        print(message, file=sys.stderr)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -77,7 +77,7 @@ def test_play_is_reproducible_from_the_seed() -> None:
             "unknown bot 'robot'",
         ),
         (["play", "rumble-nation", "--players", "2", "--bots", "random"], "1 bots for 2 players"),
-        (["play", "rumble-nation", "--seed", "x"], "invalid int value"),
+        (["play", "rumble-nation", "--seed", "x"], "--seed must be a whole number from 0 to"),
         (["fly"], "invalid choice"),
     ],
 )

@@ -146,6 +146,7 @@ def test_serve_and_bots_from_other_processes(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        cwd=tmp_path,  # its default store (runs/referee.sqlite) goes there, not into the tree
     )
     try:
         channel = grpc.insecure_channel(f"127.0.0.1:{port}")
@@ -158,6 +159,7 @@ def test_serve_and_bots_from_other_processes(tmp_path: Path) -> None:
                 env={**env, "KASSEN_ADDRESS": f"127.0.0.1:{port}", "KASSEN_TICKET": ticket},
                 stderr=subprocess.PIPE,
                 text=True,
+                cwd=tmp_path,
             )
             for name, ticket in zip(["greedy", "random"], created.tickets, strict=True)
         ]
@@ -168,6 +170,7 @@ def test_serve_and_bots_from_other_processes(tmp_path: Path) -> None:
         assert summary.result.reason == pb.RESULT_REASON_COMPLETED
         assert sorted(s.rank for s in summary.result.seats) == [1, 2]
         assert (tmp_path / f"{created.match_id}.json").exists()
+        assert (tmp_path / "runs" / "referee.sqlite").is_file()  # the default store
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=20)

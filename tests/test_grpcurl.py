@@ -35,6 +35,7 @@ def server(tmp_path: Path) -> Iterator[str]:
         [sys.executable, "-m", "kassen", "serve", "--address", address, "--replays", str(tmp_path)],
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stderr=subprocess.DEVNULL,
+        cwd=tmp_path,  # its default store (runs/referee.sqlite) goes there, not into the tree
     )
     try:
         grpc.channel_ready_future(grpc.insecure_channel(address)).result(timeout=20)

@@ -102,6 +102,7 @@ def record_session(grpcurl: str) -> str:
             [*kassen, "serve", "--address", address, "--replays", str(replays)],
             env=env,
             stderr=subprocess.DEVNULL,
+            cwd=tmp,  # its default store (runs/referee.sqlite) is made here and goes with it
         )
         try:
             _wait_for(address, grpcurl)

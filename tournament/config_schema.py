@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.policies.ismcts_params import PARAMS
+from kassen.seeds import seed_problem
 from server.bot_box import LIMIT_KEYS, MAX_LIMIT
-from server.settings import MAX_DECISIONS_LIMIT, MAX_SEED, MAX_TIME_MS
+from server.settings import MAX_DECISIONS_LIMIT, MAX_TIME_MS
 from tournament.options import DEALS, FORMATS
 
 #: At most this many matches in one tournament (all seed blocks, groups and rounds). The
@@ -39,7 +40,7 @@ FAILURE_POLICIES = ("forfeit", "void")
 
 @dataclass(frozen=True, slots=True)
 class Setting:
-    """One key: its TOML type (``int``, ``str``, ``bool`` or ``table``), its bounds (inclusive;
+    """One key: its TOML type (``int``, ``str``, ``bool``, ``table`` or ``seed``), its bounds (inclusive;
     for text, its length), the ``TournamentConfig`` field it fills (default: the key) and the
     command-line flag that sets it, named in errors so a user knows where to look."""
 
@@ -52,6 +53,8 @@ class Setting:
 
     def problem(self, value: Any) -> str | None:
         """Why ``value`` cannot be used (a phrase to follow the key's name), or None."""
+        if self.kind == "seed":  # the rule of every command's --seed (kassen/seeds.py)
+            return seed_problem(value)
         if self.kind == "table":
             return None if isinstance(value, dict) else f"must be a table, not {shown(value)}"
         if self.kind == "array":
@@ -134,7 +137,7 @@ TOURNAMENT: dict[str, Setting] = {
     "games_per_group": _int(1, MAX_MATCHES, "--games"),
     "rounds": _int(1, MAX_MATCHES, "--rounds"),
     "candidate": _text(MAX_NAME_CHARS, "--candidate"),
-    "seed": _int(0, MAX_SEED, "--seed"),
+    "seed": Setting("seed", flag="--seed"),
     "deals": _choice(DEALS, "--deals"),
     "concurrency": _int(1, MAX_CONCURRENCY, "--concurrency"),
     "failure_policy": _choice(FAILURE_POLICIES, "--failure-policy"),

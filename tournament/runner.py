@@ -12,11 +12,12 @@ on resume, with the same seed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import multiprocessing
 import shlex
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncGenerator, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -199,7 +200,8 @@ def _grpc_worker(
                 async with gate:
                     return await play_on_referee(referee, config, bots, spec, replay_dir=directory)
 
-            return list(await asyncio.gather(*(one(spec) for spec in batch)))
+            async with contextlib.aclosing(as_finished([one(s) for s in batch])) as results:
+                return [finished async for finished in results]
 
     return asyncio.run(run_all())
 
@@ -406,8 +408,26 @@ class TournamentRunner:
                         replay_dir=self.replay_dir,
                     )
 
-            for next_done in asyncio.as_completed([one(spec) for spec in pending]):
-                self._finished(await next_done)
+            async with contextlib.aclosing(as_finished([one(s) for s in pending])) as results:
+                async for finished in results:
+                    self._finished(finished)
+
+
+async def as_finished(
+    plays: Sequence[Coroutine[object, object, Finished]],
+) -> AsyncGenerator[Finished, None]:
+    """Each match's records as it finishes. When the consumer stops early (Ctrl-C cancels it,
+    or an error), the matches not finished are cancelled before this returns, so none starts
+    any more: a match waiting for its turn would otherwise start, and launch its bots, while
+    the referee shuts down, which kills them mid-match (their deaths then looked like crashes)."""
+    tasks = [asyncio.ensure_future(play) for play in plays]
+    try:
+        for next_done in asyncio.as_completed(tasks):
+            yield await next_done
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def play_on_referee(

@@ -13,6 +13,7 @@ from pathlib import Path
 from kassen.commands import check
 from kassen.commands.credentials import add_ca_flag, tls_ca
 from kassen.errors import UsageError
+from kassen.seeds import add_seed_flag
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="seat ticket (default: read from the file named by $KASSEN_TICKET_FILE, else "
         "$KASSEN_TICKET; on a command line other processes can read it)",
     )
-    run_parser.add_argument("--seed", type=int, default=None, help="seed of a bundled bot")
+    add_seed_flag(run_parser, "seed of a bundled bot (default: random)")
     add_ca_flag(run_parser, "PEM CA of the referee's TLS certificate; none: plaintext")
     run_parser.set_defaults(run=run)
     ladder = actions.add_parser(

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 from kassen.commands.credentials import add_ca_flag, add_token_flag, admin_token, tls_ca
 from kassen.commands.game_options import add_option_flags, config_problem, options_from
 from kassen.errors import UsageError
+from kassen.seeds import add_seed_flag
 from server.settings import (  # constants and plain dataclasses; the referee is imported by run
     DEFAULT_BANK_MS,
     DEFAULT_DECISION_MS,
     DEFAULT_MAX_DECISIONS,
-    MAX_SEED,
     FailurePolicy,
     MatchSettings,
     TimeControl,
@@ -49,9 +49,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="BOT",
         help="one per seat, in order: random, greedy, module:Class, file.py:Class or 'cmd:COMMAND'",
     )
-    match.add_argument(
-        "--seed", type=int, default=None, help="game seed (default: secret, drawn by the referee)"
-    )
+    add_seed_flag(match, "game seed (default: secret, drawn by the referee)")
     match.add_argument(
         "--advanced", action="store_true", help="advanced rules (variant 'advanced')"
     )
@@ -164,8 +162,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--max-decisions must be positive")
     if args.decision_ms <= 0 or args.bank_ms < 0:
         raise UsageError("--decision-ms must be positive and --bank-ms not negative")
-    if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
-        raise UsageError(f"--seed must be between 0 and {MAX_SEED}")
     if args.server is None and (args.admin_token_file or args.tls_ca):
         raise UsageError("--admin-token-file and --tls-ca go with --server")
     remote = _remote(args.server, args.admin_token_file, args.tls_ca) if args.server else None

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from kassen.commands.game_options import add_option_flags, config_problem, options_from
 from kassen.errors import UsageError
+from kassen.seeds import add_seed_flag
 
 if TYPE_CHECKING:
     from games import Event
@@ -23,7 +24,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=None,
         help="number of players (default: the most the game allows)",
     )
-    play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    add_seed_flag(play, "game seed (default: random)")
     play.add_argument("--advanced", action="store_true", help="advanced rules (variant 'advanced')")
     play.add_argument(
         "--variant",

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kassen.errors import UsageError, numerical_failures
+from kassen.seeds import add_seed_flag
 
 if TYPE_CHECKING:
     from tournament.ratings import Sprt
@@ -54,11 +55,8 @@ def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     sprt.add_argument(
         "--max-games", type=int, default=20_000, help="stop undecided after this many games"
     )
-    sprt.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="base seed (default: drawn secretly; a given seed makes the run reproducible)",
+    add_seed_flag(
+        sprt, "base seed (default: drawn secretly; a given seed makes the run reproducible)"
     )
     sprt.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")
     sprt.add_argument(

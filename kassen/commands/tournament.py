@@ -9,6 +9,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kassen.seeds import add_seed_flag
 from tournament.options import CI_METHODS, DEALS, DEFAULT_DATABASE, FORMATS
 
 if TYPE_CHECKING:
@@ -105,11 +106,8 @@ def _settings_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--rounds", type=int, default=None, help="Swiss rounds")
     parser.add_argument("--candidate", default=None, help="the gauntlet's candidate bot")
-    parser.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="base seed (default: drawn secretly; a given seed makes the run reproducible)",
+    add_seed_flag(
+        parser, "base seed (default: drawn secretly; a given seed makes the run reproducible)"
     )
     parser.add_argument(
         "--deals",

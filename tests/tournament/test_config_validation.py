@@ -76,8 +76,16 @@ def run_file(
         ("", ["--games", "1000000000"], "games_per_group must be at most"),
         ("", ["--concurrency", "100000"], f"concurrency must be at most {MAX_CONCURRENCY}"),
         ("[tournament]\nconcurrency = 0\n", [], "concurrency must be at least 1"),
-        ("[tournament]\nseed = 18446744073709551616\n", [], f"seed must be at most {MAX_SEED:,}"),
-        ("", ["--seed", str(2**64)], f"seed must be at most {MAX_SEED:,}"),
+        (
+            "[tournament]\nseed = 18446744073709551616\n",
+            [],
+            f"seed must be a whole number from 0 to {MAX_SEED:,}, not 18446744073709551616",
+        ),
+        (
+            "",
+            ["--seed", str(2**64)],
+            f"--seed must be a whole number from 0 to {MAX_SEED:,}, not 18446744073709551616",
+        ),
         ("[tournament]\ntime_control = 5\n", [], "time_control must be a table, not 5"),
         ("[tournament]\nfailure_policy = 'explode'\n", [], "failure_policy must be one of"),
         ("[tournament]\nreplays = 'yes'\n", [], "replays must be true or false"),
