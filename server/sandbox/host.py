@@ -9,6 +9,7 @@ rlimits, which the start-up line says.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -90,10 +91,8 @@ def _try(bwrap: str, setpriv: str) -> str | None:
 
 
 def _writable(hierarchy: Path) -> Path | None:
-    """The hierarchy, if a child cgroup can be made in it (a ``kassen`` folder is kept)."""
-    folder = hierarchy / "kassen"
-    try:
-        folder.mkdir(exist_ok=True)
-    except OSError:
-        return None
-    return folder if (folder / "tasks").exists() else None
+    """Where per-bot cgroups go in ``hierarchy`` (its ``kassen`` child), if this user may
+    make them; nothing is created while looking."""
+    if (hierarchy / "tasks").exists() and os.access(hierarchy, os.W_OK):
+        return hierarchy / "kassen"
+    return None
