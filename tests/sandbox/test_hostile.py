@@ -8,35 +8,30 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
 
-from server.sandbox.bwrap import Sandboxed, new_folder, sandbox_area, sandbox_argv
+from server.sandbox.bwrap import Sandboxed, new_folder, sandbox_argv
 from server.sandbox.host import detect
 
 HOST = detect()
 pytestmark = pytest.mark.skipif(HOST.problem is not None, reason=str(HOST.problem))
+#: The system's Python: the sandbox sees /usr, not a virtual environment.
 PYTHON = "/usr/bin/python3"
-#: Bound folders must be reachable by the sandbox's unprivileged user: pytest's own temporary
-#: folders (mode 700) are not, so they live in a passable area of /tmp.
-AREA = sandbox_area(
-    Path(tempfile.gettempdir())
-)  # the system's: the sandbox sees /usr, not a virtual environment
 
 
-def run(tmp_path: Path, script: str, **options: object) -> subprocess.CompletedProcess[str]:
-    bot = new_folder(AREA, "bot")
+def run(area: Path, script: str, **options: object) -> subprocess.CompletedProcess[str]:
+    bot = new_folder(area, "bot")
     (bot / "hostile.py").write_text(script, encoding="utf-8")
     (bot / "hostile.py").chmod(0o644)
     box = Sandboxed(bot_dir=bot, command=f"exec {PYTHON} hostile.py", **options)  # type: ignore[arg-type]
     return subprocess.run(sandbox_argv(HOST, box), capture_output=True, text=True, timeout=60)
 
 
-def test_no_connection_leaves_and_no_name_resolves(tmp_path: Path) -> None:
+def test_no_connection_leaves_and_no_name_resolves(area: Path) -> None:
     done = run(
-        tmp_path,
+        area,
         "import socket\n"
         "for family, kind, where in ((socket.AF_INET, socket.SOCK_STREAM, ('1.1.1.1', 443)),\n"
         "                            (socket.AF_INET, socket.SOCK_DGRAM, ('8.8.8.8', 53))):\n"
@@ -56,14 +51,14 @@ def test_no_connection_leaves_and_no_name_resolves(tmp_path: Path) -> None:
 
 
 def test_host_files_are_not_there_and_nothing_is_written_outside_its_tmpfs(
-    tmp_path: Path,
+    tmp_path: Path, area: Path
 ) -> None:
     """The organiser's token file, homes, the shadow file and the ladder's own process (its
     environment) are not there; the system, the bot's files and the root are read-only."""
     secret = tmp_path / "organiser.token"
     secret.write_text("s3cret")
     done = run(
-        tmp_path,
+        area,
         "import os\n"
         f"for path in ({str(secret)!r}, '/root', '/home', '/etc/shadow', '/proc/{os.getpid()}/environ'):\n"
         "    try:\n"
@@ -81,12 +76,12 @@ def test_host_files_are_not_there_and_nothing_is_written_outside_its_tmpfs(
     assert done.returncode == 0, done.stderr
     assert "READ" not in done.stdout and "WROTE" not in done.stdout, done.stdout
     assert "tmp ok" in done.stdout
-    assert not list(AREA.glob("*/evil"))
+    assert not list(area.glob("*/evil"))
 
 
-def test_its_tmpfs_and_shared_memory_are_capped(tmp_path: Path) -> None:
+def test_its_tmpfs_and_shared_memory_are_capped(area: Path) -> None:
     done = run(
-        tmp_path,
+        area,
         "for path in ('/tmp/fill', '/dev/shm/fill'):\n"
         "    try:\n"
         "        with open(path, 'wb') as f:\n"
@@ -100,9 +95,9 @@ def test_its_tmpfs_and_shared_memory_are_capped(tmp_path: Path) -> None:
     assert "FILLED" not in done.stdout and done.stdout.count("full") == 2, done.stdout
 
 
-def test_no_process_outside_is_seen_or_signalled(tmp_path: Path) -> None:
+def test_no_process_outside_is_seen_or_signalled(area: Path) -> None:
     done = run(
-        tmp_path,
+        area,
         "import os, signal\n"
         "print('pids', sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))\n"
         f"try:\n    os.kill({os.getpid()}, signal.SIGKILL); print('KILLED')\n"
@@ -117,11 +112,11 @@ def test_no_process_outside_is_seen_or_signalled(tmp_path: Path) -> None:
 
 
 def test_the_environment_is_only_what_it_is_given(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    area: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("KASSEN_ADMIN_TOKEN", "organiser-secret")
     done = run(
-        tmp_path,
+        area,
         "import os; print(sorted(os.environ))",
         env={"KASSEN_ADDRESS": "unix:/run/kassen/referee.sock"},
     )

@@ -1,0 +1,107 @@
+"""Per-bot memory and process-count bounds in cgroup v1 (the ``memory`` and ``pids``
+controllers), and killing everything a bot left behind.
+
+A bot's sandbox is put into its own cgroup before bubblewrap starts (``enter_argv``), so every
+process it forks, double-forks or ``setsid``s stays counted and killable: the memory bound
+holds for the sum of its processes (``/dev/shm`` and ``MAP_SHARED`` pages included: shared
+memory is charged to the cgroup that touched it), ``pids.max`` stops a fork bomb, and
+``kill_all`` empties the cgroup when the match ends, whatever the bot did.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from server.sandbox.host import Host
+
+
+@dataclass(frozen=True)
+class Bounds:
+    memory_bytes: int = 512 * 1024 * 1024
+    processes: int = 64
+
+
+@dataclass
+class BotCgroup:
+    """The cgroups (one per controller the host offers) of one sandboxed bot."""
+
+    folders: tuple[Path, ...]
+
+    @classmethod
+    def create(cls, host: Host, bounds: Bounds, name: str = "") -> BotCgroup:
+        name = name or f"bot-{secrets.token_hex(6)}"
+        folders = []
+        if host.memory_cgroup is not None:
+            memory = host.memory_cgroup / name
+            memory.mkdir(parents=True)
+            _write(memory / "memory.limit_in_bytes", bounds.memory_bytes)
+            with contextlib.suppress(OSError):  # swap accounting is not always on
+                _write(memory / "memory.memsw.limit_in_bytes", bounds.memory_bytes)
+            folders.append(memory)
+        if host.pids_cgroup is not None:
+            pids = host.pids_cgroup / name
+            pids.mkdir(parents=True)
+            _write(pids / "pids.max", bounds.processes)
+            folders.append(pids)
+        return cls(tuple(folders))
+
+    def enter_argv(self, argv: list[str]) -> list[str]:
+        """``argv`` started from a shell that first moves itself into these cgroups."""
+        moves = " && ".join(f'echo $$ > "${i + 1}"' for i in range(len(self.folders)))
+        if not moves:
+            return argv
+        script = f'{moves} && shift {len(self.folders)} && exec "$@"'
+        procs = [str(folder / "cgroup.procs") for folder in self.folders]
+        return ["/bin/sh", "-c", script, "sh", *procs, *argv]
+
+    def pids(self) -> set[int]:
+        found: set[int] = set()
+        for folder in self.folders:
+            with contextlib.suppress(OSError):
+                text = (folder / "cgroup.procs").read_text()
+                found |= {int(line) for line in text.split()}
+        return found
+
+    def oom_kills(self) -> int:
+        """How many of its processes the kernel killed for want of memory."""
+        for folder in self.folders:
+            control = folder / "memory.oom_control"
+            if control.exists():
+                for line in control.read_text().splitlines():
+                    if line.startswith("oom_kill "):
+                        return int(line.split()[1])
+        return 0
+
+    def kill_all(self, within_s: float = 5.0) -> None:
+        """SIGKILL every process in it until none is left (new forks included)."""
+        deadline = time.monotonic() + within_s
+        while pids := self.pids():
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"processes {sorted(pids)} survive SIGKILL")
+            time.sleep(0.01)
+
+    def remove(self) -> None:
+        """Kill what is left and remove the cgroups (a cgroup with processes cannot go)."""
+        self.kill_all()
+        for folder in self.folders:
+            for _ in range(100):  # the kernel frees a killed process's cgroup a moment later
+                try:
+                    folder.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.01)
+
+
+def _write(path: Path, value: int) -> None:
+    path.write_text(f"{value}\n")
