@@ -1,6 +1,8 @@
 """The ladder's web page in a real browser: Debian's chromium driven by Playwright.
 
-A ladder with its page runs in the test (connected SDK bots play house bots); the browser
+A ladder with its page runs in the test (connected SDK bots play house bots; by default the
+Root contest is played on the ladder's referee by in-process random seats from a seed that
+makes it short, with ``--slow`` by a connected bot from a secret seed); the browser
 sorts the ladder table, draws a bot's rating chart, steps the replay viewer through whole
 games (Rumble Nation with the arrow keys, Root and Gnomeville through the viewer's own step
 function), answers End and Home while a long replay is still loading, ends a Root contest on
@@ -11,6 +13,7 @@ $KASSEN_TEST_ARTIFACTS (default: a temporary folder; the path is printed).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -24,10 +27,18 @@ import pytest
 from playwright.sync_api import Browser, Route, expect, sync_playwright
 from playwright.sync_api import Page as Tab
 
+from games import GameConfig
+from games.policies import make_policy
+from server.referee import LocalBot
+from server.replay import replay_record
+from server.settings import MatchSettings
+from tests.conftest import Depth
 from tests.ladder.test_web_pages import (
+    EVIL,
     GNOMES,
     ROOT,
     RUMBLE,
+    SETTINGS,
     Ladder,
     author_name,
     finished,
@@ -35,6 +46,7 @@ from tests.ladder.test_web_pages import (
     settled,
     start_ladder,
 )
+from tournament.ladder_service import registry
 
 CHROMIUM = "/usr/bin/chromium"
 SIZES = {"wide": (1280, 800), "phone": (390, 844)}
@@ -45,14 +57,68 @@ if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
     )
 
 
+#: The seed of the Root contest the viewer tests step through by default (its two random
+#: seats play from seeds of their own, ``2 * seed + seat``): 492 decisions, five chunks of
+#: frames to load, where a contest from a secret seed runs 420 to 1,500 (most near 850).
+ROOT_SEED = 349
+
+
 @pytest.fixture(scope="module")
-def ladder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ladder]:
+def ladder(tmp_path_factory: pytest.TempPathFactory, depth: Depth) -> Iterator[Ladder]:
     database = f"sqlite:///{tmp_path_factory.mktemp('browser') / 'ladder.sqlite'}"
-    running = start_ladder(database, {RUMBLE: 2, ROOT: 1, GNOMES: 1})
+    played = {RUMBLE: 2, GNOMES: 1} | ({ROOT: 1} if depth.slow else {})
+    running = start_ladder(database, played)
     try:
+        if not depth.slow:
+            running.ladder.call(root_contest(running.ladder, ROOT_SEED))
         yield running.ladder
     finally:
         running.close()
+
+
+async def root_contest(ladder: Ladder, seed: int) -> None:
+    """A Root contest of the pool's author bot against its house bot with ``seed``, played on
+    the ladder's own referee by random policies in its process (a contest of known length)
+    and recorded as the ladder records the matches it plays: its seats' outcomes and replay."""
+    service = ladder.service
+    bot, token = await service.register(
+        name=author_name(ROOT),
+        owner="ann <ann@example.org>",
+        game=ROOT.game,
+        variant=ROOT.variant,
+        pools=[ROOT],
+        description=EVIL,
+    )
+    ladder.tokens[ROOT], ladder.ids[ROOT] = token, bot.id
+    (house,) = [
+        (bot_id, h.name)
+        for bot_id, h in service.house.items()
+        if (h.game, h.variant) == (ROOT.game, ROOT.variant) and ROOT.players in h.player_counts
+    ]
+    seats = [(bot.id, bot.name), house]
+    settings = MatchSettings(
+        ROOT.game,
+        GameConfig(players=ROOT.players, variant=ROOT.variant),
+        seed,
+        time_control=SETTINGS.time_control,
+    )
+    local = {
+        seat: LocalBot(make_policy("random", ROOT.game, 2 * seed + seat), name)
+        for seat, (_, name) in enumerate(seats)
+    }
+    match, _ = service.referee.create_match(settings, local=local)
+    registry.start_match(service.engine, match.id, ROOT.game, ROOT.variant, [b for b, _ in seats])
+    await match.finished.wait()
+    assert match.result is not None
+    registry.finish_match(
+        service.engine,
+        match.id,
+        status="done",
+        reason=match.result.reason.name,
+        decisions=len(match.state.history),
+        seats=[registry.SeatOutcome(seats[s.seat][0], s.rank, s.score) for s in match.result.seats],
+        replay_json=json.dumps(replay_record(match)),
+    )
 
 
 @pytest.fixture(scope="module")
