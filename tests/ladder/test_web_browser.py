@@ -13,7 +13,6 @@ $KASSEN_TEST_ARTIFACTS (default: a temporary folder; the path is printed).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -27,26 +26,20 @@ import pytest
 from playwright.sync_api import Browser, Route, expect, sync_playwright
 from playwright.sync_api import Page as Tab
 
-from games import GameConfig
-from games.policies import make_policy
-from server.referee import LocalBot
-from server.replay import replay_record
-from server.settings import MatchSettings
 from tests.conftest import Depth
 from tests.ladder.test_web_pages import (
-    EVIL,
     GNOMES,
     ROOT,
+    ROOT_SEED,
     RUMBLE,
-    SETTINGS,
     Ladder,
     author_name,
     finished,
     play_slowly,
+    root_contest,
     settled,
     start_ladder,
 )
-from tournament.ladder_service import registry
 
 CHROMIUM = "/usr/bin/chromium"
 SIZES = {"wide": (1280, 800), "phone": (390, 844)}
@@ -55,12 +48,6 @@ if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
     pytest.skip(
         "Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True
     )
-
-
-#: The seed of the Root contest the viewer tests step through by default (its two random
-#: seats play from seeds of their own, ``2 * seed + seat``): 492 decisions, five chunks of
-#: frames to load, where a contest from a secret seed runs 420 to 1,500 (most near 850).
-ROOT_SEED = 349
 
 
 @pytest.fixture(scope="module")
@@ -74,51 +61,6 @@ def ladder(tmp_path_factory: pytest.TempPathFactory, depth: Depth) -> Iterator[L
         yield running.ladder
     finally:
         running.close()
-
-
-async def root_contest(ladder: Ladder, seed: int) -> None:
-    """A Root contest of the pool's author bot against its house bot with ``seed``, played on
-    the ladder's own referee by random policies in its process (a contest of known length)
-    and recorded as the ladder records the matches it plays: its seats' outcomes and replay."""
-    service = ladder.service
-    bot, token = await service.register(
-        name=author_name(ROOT),
-        owner="ann <ann@example.org>",
-        game=ROOT.game,
-        variant=ROOT.variant,
-        pools=[ROOT],
-        description=EVIL,
-    )
-    ladder.tokens[ROOT], ladder.ids[ROOT] = token, bot.id
-    (house,) = [
-        (bot_id, h.name)
-        for bot_id, h in service.house.items()
-        if (h.game, h.variant) == (ROOT.game, ROOT.variant) and ROOT.players in h.player_counts
-    ]
-    seats = [(bot.id, bot.name), house]
-    settings = MatchSettings(
-        ROOT.game,
-        GameConfig(players=ROOT.players, variant=ROOT.variant),
-        seed,
-        time_control=SETTINGS.time_control,
-    )
-    local = {
-        seat: LocalBot(make_policy("random", ROOT.game, 2 * seed + seat), name)
-        for seat, (_, name) in enumerate(seats)
-    }
-    match, _ = service.referee.create_match(settings, local=local)
-    registry.start_match(service.engine, match.id, ROOT.game, ROOT.variant, [b for b, _ in seats])
-    await match.finished.wait()
-    assert match.result is not None
-    registry.finish_match(
-        service.engine,
-        match.id,
-        status="done",
-        reason=match.result.reason.name,
-        decisions=len(match.state.history),
-        seats=[registry.SeatOutcome(seats[s.seat][0], s.rank, s.score) for s in match.result.seats],
-        replay_json=json.dumps(replay_record(match)),
-    )
 
 
 @pytest.fixture(scope="module")
