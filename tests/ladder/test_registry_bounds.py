@@ -14,6 +14,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from tests.conftest import Depth
 from tests.tournament import postgres
 from tournament.ladder_service import registry
 from tournament.ladder_service.ratings import Rating
@@ -77,9 +78,14 @@ def test_history_stays_bounded_with_its_newest_points_whole(engine: Engine) -> N
 
 
 @pytest.mark.parametrize("step", [97, 400])
-def test_thinning_in_steps_keeps_what_one_statement_keeps(engine: Engine, step: int) -> None:
+def test_thinning_in_steps_keeps_what_one_statement_keeps(
+    engine: Engine, step: int, depth: Depth
+) -> None:
     """The start-up thinning of an old database (in short steps, between the matches' own
     writes) and the thinning after each new point (one statement) follow one rule."""
+    if engine.dialect.name == "postgresql" and step < 400 and not depth.slow:
+        # A step of a table without fresh statistics takes PostgreSQL 0.2-1 s: 53 of them.
+        pytest.skip("runs with --slow: the short steps on PostgreSQL (SQLite runs them here)")
     one, steps = a_bot(engine, "one-go"), a_bot(engine, "in-steps")
     rows = [
         {"players": 2, "at": float(i), "rating": 1500.0, "low": 0.0, "high": 0.0, "games": 0}

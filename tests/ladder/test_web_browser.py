@@ -1,6 +1,8 @@
 """The ladder's web page in a real browser: Debian's chromium driven by Playwright.
 
-A ladder with its page runs in the test (connected SDK bots play house bots); the browser
+A ladder with its page runs in the test (connected SDK bots play house bots; by default the
+Root contest is played on the ladder's referee by in-process random seats from a seed that
+makes it short, with ``--slow`` by a connected bot from a secret seed); the browser
 sorts the ladder table, draws a bot's rating chart, steps the replay viewer through whole
 games (Rumble Nation with the arrow keys, Root and Gnomeville through the viewer's own step
 function), answers End and Home while a long replay is still loading, ends a Root contest on
@@ -24,14 +26,17 @@ import pytest
 from playwright.sync_api import Browser, Route, expect, sync_playwright
 from playwright.sync_api import Page as Tab
 
+from tests.conftest import Depth
 from tests.ladder.test_web_pages import (
     GNOMES,
     ROOT,
+    ROOT_SEED,
     RUMBLE,
     Ladder,
     author_name,
     finished,
     play_slowly,
+    root_contest,
     settled,
     start_ladder,
 )
@@ -46,10 +51,13 @@ if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
 
 
 @pytest.fixture(scope="module")
-def ladder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ladder]:
+def ladder(tmp_path_factory: pytest.TempPathFactory, depth: Depth) -> Iterator[Ladder]:
     database = f"sqlite:///{tmp_path_factory.mktemp('browser') / 'ladder.sqlite'}"
-    running = start_ladder(database, {RUMBLE: 2, ROOT: 1, GNOMES: 1})
+    played = {RUMBLE: 2, GNOMES: 1} | ({ROOT: 1} if depth.slow else {})
+    running = start_ladder(database, played)
     try:
+        if not depth.slow:
+            running.ladder.call(root_contest(running.ladder, ROOT_SEED))
         yield running.ladder
     finally:
         running.close()
