@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -17,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 BROKEN = ROOT / "tests" / "conformance_bots" / "broken.py"
 
 
+@functools.cache
 def check(*args: str) -> subprocess.CompletedProcess[str]:
+    """``kassen bot check`` with these arguments, run once per test process: tests asking for
+    the same run (the bad-exit bot's games) share it."""
     return subprocess.run(
         [sys.executable, "-m", "kassen", "bot", "check", *args],
         capture_output=True,
