@@ -6,6 +6,7 @@ import functools
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -99,9 +100,13 @@ def test_each_broken_bot_fails_its_check_with_a_reason(
 
 
 def test_exit_failures_are_said_in_words() -> None:
-    bad_exit = check("--only", "games", "--", sys.executable, str(BROKEN), "bad-exit")
+    # Both at once: the lingering bot's run is mostly waiting (5 s after each game).
+    with ThreadPoolExecutor(2) as pool:
+        bad_exit, lingers = pool.map(
+            lambda fault: check("--only", "games", "--", sys.executable, str(BROKEN), fault),
+            ("bad-exit", "lingers"),
+        )
     assert "exits with code 0 after MatchOver  -- exited with code 3" in bad_exit.stdout
-    lingers = check("--only", "games", "--", sys.executable, str(BROKEN), "lingers")
     assert lingers.returncode == 1, lingers.stdout + lingers.stderr
     assert (
         "FAIL  exits with code 0 after MatchOver  -- still running 5 s after MatchOver"
