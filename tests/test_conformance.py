@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 BROKEN = ROOT / "tests" / "conformance_bots" / "broken.py"
 
 
+@functools.cache
 def check(*args: str) -> subprocess.CompletedProcess[str]:
+    """``kassen bot check`` with these arguments, run once per test process: tests asking for
+    the same run (the bad-exit bot's games) share it."""
     return subprocess.run(
         [sys.executable, "-m", "kassen", "bot", "check", *args],
         capture_output=True,
@@ -95,9 +100,13 @@ def test_each_broken_bot_fails_its_check_with_a_reason(
 
 
 def test_exit_failures_are_said_in_words() -> None:
-    bad_exit = check("--only", "games", "--", sys.executable, str(BROKEN), "bad-exit")
+    # Both at once: the lingering bot's run is mostly waiting (5 s after each game).
+    with ThreadPoolExecutor(2) as pool:
+        bad_exit, lingers = pool.map(
+            lambda fault: check("--only", "games", "--", sys.executable, str(BROKEN), fault),
+            ("bad-exit", "lingers"),
+        )
     assert "exits with code 0 after MatchOver  -- exited with code 3" in bad_exit.stdout
-    lingers = check("--only", "games", "--", sys.executable, str(BROKEN), "lingers")
     assert lingers.returncode == 1, lingers.stdout + lingers.stderr
     assert (
         "FAIL  exits with code 0 after MatchOver  -- still running 5 s after MatchOver"

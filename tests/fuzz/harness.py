@@ -5,8 +5,9 @@ crash is a dead process, a leak is the process's resident memory (``/proc/<pid>/
 and an unhandled error is a line in its JSON log on stderr. ``Served.check`` looks at all
 three after every case.
 
-How many cases: ``KASSEN_FUZZ_EXAMPLES=N`` runs N per test (the default is sized for CI: the
-whole folder in about 20-30 s on a loaded 2-core machine); ``KASSEN_FUZZ_SEED=S`` replays a
+How many cases: ``KASSEN_FUZZ_EXAMPLES=N`` runs N per test (with ``--slow`` the count is sized
+for CI: the whole folder in about 20-30 s on a loaded 2-core machine; without it, a fast depth
+of about a third of that, with a new seed each run); ``KASSEN_FUZZ_SEED=S`` replays a
 run, whose seed is printed with any failure; ``KASSEN_FUZZ_SHRINK=1`` shrinks a failing case.
 """
 

@@ -472,7 +472,7 @@ def bound_s(setup: Setup, plans: list[SeatPlan]) -> float:
     return setup.join_timeout_ms / 1000 + setup.players * (clock + RECONNECT_S) + scripted + SLACK_S
 
 
-@fuzz(default_examples=25, fast_examples=10)
+@fuzz(default_examples=25, fast_examples=4)
 @given(setup=SETUPS, plans=st.lists(PLANS, min_size=4, max_size=4))
 def test_play_streams_with_fuzzed_seats(
     served: Served, setup: Setup, plans: list[SeatPlan]

@@ -111,7 +111,7 @@ def connected_stub(channel: Any) -> Any:
     return rpc.RefereeStub(channel)
 
 
-@fuzz(default_examples=80, fast_examples=40)
+@fuzz(default_examples=80, fast_examples=15)
 @given(method=st.sampled_from(sorted(METHODS)), data=_encodings())
 def test_raw_bytes_on_every_method(served: Served, method: str, data: bytes) -> None:
     async def case() -> Any:

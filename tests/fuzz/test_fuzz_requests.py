@@ -83,7 +83,7 @@ CREATE_REQUESTS = st.one_of(
 )
 
 
-@fuzz(default_examples=60)
+@fuzz(default_examples=60, fast_examples=20)
 @given(
     request=CREATE_REQUESTS,
     honest=st.integers(0, 30),
@@ -157,7 +157,7 @@ QUERIES = st.one_of(
 )
 
 
-@fuzz(default_examples=60)
+@fuzz(default_examples=60, fast_examples=20)
 @given(
     queries=st.lists(
         st.tuples(QUERIES, st.one_of(st.none(), st.integers(0, 10**6))), min_size=1, max_size=6

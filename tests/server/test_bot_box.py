@@ -35,6 +35,7 @@ from server.bot_stderr import BURST_BYTES, LOGGED_LINES, RATE_BYTES_S, TAIL_BYTE
 from server.referee import CommandBot, LocalBot
 from server.results import Reason
 from server.settings import MatchSettings
+from tests.conftest import Depth
 from tournament.config import BotEntry, ConfigError, TournamentConfig, load_file, validate
 from tournament.runner import Finished, play_on_referee
 from tournament.schedule import ScheduledMatch
@@ -231,7 +232,12 @@ def test_a_bot_that_exits_while_its_child_holds_stderr_is_reported_crashed_at_on
     assert wait_until(lambda: not processes_with(marker), 10), processes_with(marker)
 
 
-def test_bots_are_gone_after_each_match_of_a_tournament(tmp_path: Path, marker: str) -> None:
+def test_bots_are_gone_after_each_match_of_a_tournament(
+    tmp_path: Path, marker: str, depth: Depth
+) -> None:
+    """The bot lingers after MatchOver, so each match takes the whole exit grace (5 s): one
+    match at the fast depth, a second on the same referee with ``--slow``."""
+    matches = depth(fast=1, slow=2)
     command = " ".join(bot_command(tmp_path, marker, "play"))
     config = TournamentConfig(
         game="rumble-nation", players=2, seed=7, bots=(BotEntry("lingers", "command", command),)
@@ -241,7 +247,7 @@ def test_bots_are_gone_after_each_match_of_a_tournament(tmp_path: Path, marker: 
 
     async def tournament() -> None:
         async with running_server() as referee:
-            for index in range(2):
+            for index in range(matches):
                 seen = set(recorded(tmp_path))
                 spec = ScheduledMatch(index, 0, 100 + index, ("lingers", "random"))
                 finished = await play_on_referee(referee, config, bots, spec)
@@ -260,7 +266,7 @@ def test_bots_are_gone_after_each_match_of_a_tournament(tmp_path: Path, marker: 
 
     asyncio.run(tournament())
     assert not lingering, f"bots still running after their match: {lingering}"
-    assert len(recorded(tmp_path)) == 2
+    assert len(recorded(tmp_path)) == matches
 
 
 async def one_match(command: list[str], limits: BoxLimits = DEFAULT_LIMITS) -> tuple[str, str]:

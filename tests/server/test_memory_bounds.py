@@ -373,10 +373,10 @@ RSS_GROWTH_MB = 15.0
 
 
 def test_server_memory_stays_flat_through_many_matches(tmp_path: Path, depth: Depth) -> None:
-    """A real ``kassen serve`` plays 100 matches to warm up, then 400 more (250 at the fast
-    depth: a match kept in memory, about 150 KB, would still show as 37 MB): its RSS grows by less
+    """A real ``kassen serve`` plays 100 matches to warm up, then 400 more (150 at the fast
+    depth: a match kept in memory, about 150 KB, would still show as 22 MB): its RSS grows by less
     than ``RSS_GROWTH_MB`` (finished matches go to the store, not memory)."""
-    matches = depth(fast=250, slow=RSS_MATCHES)
+    matches = depth(fast=150, slow=RSS_MATCHES)
 
     async def scenario() -> tuple[float, float]:
         address = f"127.0.0.1:{free_port()}"
