@@ -149,8 +149,7 @@ def test_a_stronger_bot_is_still_found(depth: Depth) -> None:
     scenario = Scenario("rumble-nation", 2, (("g", "greedy"), ("r", "random")), 40, "duplicate")
     tournaments = depth(fast=10, slow=20)
     found = [
-        los_between(play(scenario, base_seed), "g", "r") > 0.99
-        for base_seed in range(tournaments)
+        los_between(play(scenario, base_seed), "g", "r") > 0.99 for base_seed in range(tournaments)
     ]
     assert sum(found) >= 0.8 * tournaments, found
 
