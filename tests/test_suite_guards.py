@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -38,47 +39,66 @@ def pytest_run(
     )
 
 
-XDIST = pytest.mark.parametrize("flags", [[], ["-n", "1"]], ids=["alone", "xdist"])
-
-
-@XDIST
-def test_commands_started_by_tests_get_sigint_even_if_the_suite_ignores_it(
-    tmp_path: Path, flags: list[str]
-) -> None:
-    probe = """
+#: One probe run serves both guards' tests (a pytest run with xdist takes seconds to start).
+PROBE = """
 import signal, subprocess, sys
+from pathlib import Path
 
 def test_a_command_would_stop_on_ctrl_c():
     child = "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
     said = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True).stdout
     assert said.strip() == "True"
-"""
-    result = pytest_run(tmp_path, probe, *flags)
-    assert result.returncode == 0, result.stdout + result.stderr
-
-
-@XDIST
-def test_a_run_that_writes_into_the_working_tree_fails_naming_the_file(
-    tmp_path: Path, flags: list[str]
-) -> None:
-    tree = tmp_path / "tree"
-    (tree / "runs").mkdir(parents=True)
-    (tree / "kept.txt").write_text("as it was")
-    probe = f"""
-from pathlib import Path
 
 def test_that_leaves_a_database_behind():
-    Path({str(tree / "runs" / "referee.sqlite")!r}).write_bytes(b"SQLite")
+    Path({database!r}).write_bytes(b"SQLite")
 
 def test_that_edits_a_file():
-    Path({str(tree / "kept.txt")!r}).write_text("changed")
+    Path({kept!r}).write_text("changed")
 """
-    result = pytest_run(tmp_path, probe, *flags, tree=tree)
+
+
+@dataclass(frozen=True)
+class ProbeRun:
+    tree: Path
+    folder: Path
+    flags: list[str]
+    result: subprocess.CompletedProcess[str]
+
+
+@pytest.fixture(scope="module", params=[[], ["-n", "1"]], ids=["alone", "xdist"])
+def probe_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> ProbeRun:
+    """The probe module run once with pytest alone and once with xdist, SIGINT ignored, in a
+    working tree of its own that two of its tests write into."""
+    flags: list[str] = request.param
+    folder = tmp_path_factory.mktemp("guards")
+    tree = folder / "tree"
+    (tree / "runs").mkdir(parents=True)
+    (tree / "kept.txt").write_text("as it was")
+    probe = PROBE.format(
+        database=str(tree / "runs" / "referee.sqlite"), kept=str(tree / "kept.txt")
+    )
+    return ProbeRun(tree, folder, flags, pytest_run(folder, probe, "-rA", *flags, tree=tree))
+
+
+def test_commands_started_by_tests_get_sigint_even_if_the_suite_ignores_it(
+    probe_run: ProbeRun,
+) -> None:
+    output = probe_run.result.stdout + probe_run.result.stderr
+    assert "PASSED test_probe.py::test_a_command_would_stop_on_ctrl_c" in output, output
+    assert "failed" not in probe_run.result.stdout, output
+
+
+def test_a_run_that_writes_into_the_working_tree_fails_naming_the_file(
+    probe_run: ProbeRun,
+) -> None:
+    result, tree = probe_run.result, probe_run.tree
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "2 passed" in result.stdout
+    assert "3 passed" in result.stdout
     assert (
         f"the tests wrote into the working tree {tree} (tests must write only to their "
         "tmp_path): kept.txt (changed), runs/referee.sqlite (new)"
     ) in result.stdout
-    clean = pytest_run(tmp_path, "def test_nothing():\n    pass\n", *flags, tree=tree)
+    clean_folder = probe_run.folder / "clean"
+    clean_folder.mkdir()
+    clean = pytest_run(clean_folder, "def test_nothing():\n    pass\n", *probe_run.flags, tree=tree)
     assert clean.returncode == 0, clean.stdout + clean.stderr

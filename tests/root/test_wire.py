@@ -1,4 +1,6 @@
-"""Root views and options survive the wire unchanged, for every decision of several games."""
+"""Root views and options survive the wire unchanged, for every decision of several games.
+
+The default depth plays one game a configuration (two with two players), ``--slow`` three."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from games.root import GAME
 from games.root.lineup import unavailable
 from kassen import wire
 from kassen.wire.root import ViewEncoder, view_to_proto
+from tests.conftest import Depth
 
 THREE = unavailable(3)
 FOUR = unavailable(4)
@@ -27,11 +30,12 @@ FOUR = unavailable(4)
         pytest.param("winter", 4, marks=pytest.mark.skipif(FOUR is not None, reason=f"{FOUR}")),
     ],
 )
-def test_root_views_and_options_round_trip(board: str, players: int) -> None:
+def test_root_views_and_options_round_trip(board: str, players: int, depth: Depth) -> None:
     kinds: set[str] = set()
     verbs: set[str] = set()
     dominance = False  # a view with an activated or available dominance card crossed the wire
-    for seed in range(3) if players == 2 else range(1, 4):
+    games = depth(fast=2 if players == 2 else 1, slow=3)
+    for seed in range(games) if players == 2 else range(1, 1 + games):
         options = {"games": 1} if players == 2 else {}
         state = GAME.new(GameConfig(players, board, options), seed)
         encoders = [ViewEncoder() for _ in range(players)]
