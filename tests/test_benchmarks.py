@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from benchmarks import all as bench
 from benchmarks import yardstick
+
+pytestmark = pytest.mark.system
 
 TINY = bench.Profile(
     yardstick_seconds=0.02,

@@ -15,6 +15,8 @@ from games.root.lineup import unavailable
 from kassen.commands.check import Report
 from server.conformance import Check, kinds_check
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parents[1]
 BROKEN = ROOT / "tests" / "conformance_bots" / "broken.py"
 

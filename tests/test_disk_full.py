@@ -13,6 +13,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import pytest
+
 from server.replay import verify_file
 from tests.ladder.test_cli_ladder import start_ladder
 from tests.small_disk import SmallDisk, small_disk
@@ -21,6 +23,8 @@ from tournament.config import BotEntry, TournamentConfig
 from tournament.runner import play_builtin
 from tournament.schedule import round_robin
 from tournament.seed_blocks import SeedBlocks
+
+pytestmark = pytest.mark.system
 
 ROOT = Path(__file__).resolve().parents[1]
 KASSEN = (sys.executable, "-m", "kassen")

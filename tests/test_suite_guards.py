@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parents[1]
 #: pytest started as a shell without job control starts a background command: SIGINT ignored.
 IGNORING_SIGINT = (

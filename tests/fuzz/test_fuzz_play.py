@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+import pytest
 from google.protobuf.message import DecodeError
 from hypothesis import event, given
 from hypothesis import strategies as st
@@ -25,6 +26,8 @@ from hypothesis import strategies as st
 from kassen.v1 import referee_pb2 as pb
 from tests.fuzz.harness import DOCUMENTED_ERRORS, Served, connected, fuzz, run, wait_finished
 from tests.fuzz.strategies import messages, mutated, rarely
+
+pytestmark = pytest.mark.system
 
 PLAY = "/kassen.v1.Referee/Play"
 #: The referee's window for a dropped seat to rejoin (server.settings.DEFAULT_RECONNECT_MS).

@@ -31,6 +31,8 @@ from tests.fuzz.harness import (
 )
 from tests.fuzz.strategies import messages, mutated
 
+pytestmark = pytest.mark.system
+
 #: Each method with its request type; the bytes are sent as they are.
 METHODS: dict[str, Any] = {
     "CreateMatch": pb.CreateMatchRequest,

@@ -13,6 +13,7 @@ import asyncio
 from typing import Any
 
 import grpc
+import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -27,6 +28,8 @@ from tests.fuzz.harness import (
     wait_finished,
 )
 from tests.fuzz.strategies import messages
+
+pytestmark = pytest.mark.system
 
 GAMES = ("rumble-nation", "root", "gnomeville")
 VARIANTS = ("", "base", "advanced", "autumn", "winter", "standard", "turn-by-turn", "master-build")

@@ -19,10 +19,13 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
+import pytest
 
 from client_sdk.bot import Bot, Request
 from client_sdk.runner import play
 from kassen.v1 import referee_pb2 as pb
+
+pytestmark = pytest.mark.system
 
 #: More than the SDK's 5 rejoins, as many as its 6 join retries.
 REFUSALS = 6

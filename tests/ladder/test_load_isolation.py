@@ -16,8 +16,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import Depth
 from tests.ladder.big_ladder import LadderProcess, heavy_paths, played_replay, seed_database
+
+pytestmark = pytest.mark.timing
 
 #: Bots playing while the page is hammered (two-player matches against house bots).
 BOTS = 6

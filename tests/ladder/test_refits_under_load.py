@@ -10,6 +10,7 @@ import asyncio
 from pathlib import Path
 
 import grpc
+import pytest
 import sqlalchemy as sa
 
 from kassen.v1 import ladder_pb2 as lpb
@@ -19,6 +20,8 @@ from tests.ladder.big_ladder import LadderProcess, played_replay, seed_database
 from tests.ladder.test_load_isolation import result, run_clients
 from tournament.ladder_service import registry
 from tournament.storage import connect
+
+pytestmark = pytest.mark.timing
 
 BOTS = 16
 

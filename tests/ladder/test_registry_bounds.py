@@ -21,6 +21,8 @@ from tournament.ladder_service.ratings import Rating
 from tournament.ladder_service.registry import HISTORY_POINTS, HISTORY_RECENT
 from tournament.storage import connect
 
+pytestmark = pytest.mark.system
+
 BACKENDS = ["sqlite", "postgresql"]
 
 

@@ -41,6 +41,8 @@ from tests.ladder.test_web_pages import (
     start_ladder,
 )
 
+pytestmark = pytest.mark.system
+
 CHROMIUM = "/usr/bin/chromium"
 SIZES = {"wide": (1280, 800), "phone": (390, 844)}
 

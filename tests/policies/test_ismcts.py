@@ -86,6 +86,7 @@ def test_fixed_iterations_and_seed_reproduce_the_game() -> None:
     assert one() == one()
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("game", ["rumble-nation", "root"])
 def test_the_search_stops_inside_the_clock(game: str) -> None:
     state = get_game(game).new(GameConfig(2, get_game(game).variants[0]), 3)

@@ -372,6 +372,7 @@ RSS_MATCHES = 400
 RSS_GROWTH_MB = 15.0
 
 
+@pytest.mark.timing
 def test_server_memory_stays_flat_through_many_matches(tmp_path: Path, depth: Depth) -> None:
     """A real ``kassen serve`` plays 100 matches to warm up, then 400 more (150 at the fast
     depth: a match kept in memory, about 150 KB, would still show as 22 MB): its RSS grows by less

@@ -309,6 +309,7 @@ def test_a_spectator_joining_a_long_match_late_does_not_stall_the_loop(depth: De
 WATCHER_KB = 64
 
 
+@pytest.mark.timing
 def test_a_thousand_spectators_come_watch_and_go(depth: Depth) -> None:
     """A live Root match on a real ``kassen serve`` (its bots answer after 10 ms), other
     matches played as fast as their bots can on the same referee, and ``count`` spectators

@@ -32,6 +32,8 @@ from tests.certs import make_certs
 from tests.server.bots import Action, BotLog, FirstOptionBot, HoldBot, RejoinBot
 from tests.test_cli_serve import TOKEN, _env, _free_port, kassen_all
 
+pytestmark = pytest.mark.system
+
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 MATCHES = 8

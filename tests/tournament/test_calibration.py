@@ -32,6 +32,8 @@ from tournament.reports import rated_matches, summarize
 from tournament.runner import TournamentRunner, play_builtin
 from tournament.schedule import ScheduledMatch, round_robin
 
+pytestmark = pytest.mark.system
+
 
 @dataclass(frozen=True)
 class Scenario:

@@ -18,6 +18,8 @@ import pytest
 from kassen.commands.sprt import sampled
 from tests.tournament.test_tournament_cli import ENV, ROOT, kassen
 
+pytestmark = pytest.mark.system
+
 
 def one_error_line(stderr: str) -> str:
     lines = [line for line in stderr.splitlines() if line.strip()]

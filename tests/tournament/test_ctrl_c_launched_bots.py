@@ -12,9 +12,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Depth
 from tests.tournament.test_cli_rough_edges import children_of, stored
 from tests.tournament.test_tournament_cli import ENV, ROOT, kassen
+
+pytestmark = pytest.mark.system
 
 
 def match_rows(database: Path) -> list[tuple[int, str, str]]:

@@ -6,7 +6,11 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.tournament.test_tournament_cli import done_matches, kassen
+
+pytestmark = pytest.mark.system
 
 
 def _ladder(tmp_path: Path, stdout_err: str) -> dict[str, object]:

@@ -96,6 +96,7 @@ def test_a_small_ismcts_tournament_runs(tmp_path: Path, capsys: pytest.CaptureFi
     assert code == 0, capsys.readouterr().err
 
 
+@pytest.mark.timing
 def test_in_process_the_search_keeps_to_the_clock() -> None:
     """No bank (any overrun forfeits) and 100 ms a decision: Root's default search (200
     determinizations, far more than 100 ms) is told the budget and stops inside it."""

@@ -19,6 +19,8 @@ from tests.tournament.test_tournament_cli import ENV
 from tournament import storage
 from tournament.reports import write_reports
 
+pytestmark = pytest.mark.system
+
 NO_BLOCKS = "the intervals need at least 2 seed blocks, got 1"
 
 # Imported by every Python process started with this folder on PYTHONPATH (``site`` looks for

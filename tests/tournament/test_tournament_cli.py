@@ -15,6 +15,8 @@ import pytest
 
 from tests.conftest import Depth
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
