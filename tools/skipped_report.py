@@ -4,7 +4,7 @@ Each test environment's pytest writes its skips to ``FOLDER/<env>.json`` (tests/
 ``KASSEN_SKIPPED_REPORT``); tox's last environment runs this over that folder, so the list is
 the last thing above tox's own summary instead of a few ``s`` lost in thousands of dots.
 
-    python tools/skipped_report.py .tox/skipped
+    python tools/skipped_report.py .tox/skip-reports
 """
 
 from __future__ import annotations
