@@ -4,14 +4,13 @@ one line and exit code 2, and write nothing (real processes: what the user sees)
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from server.settings import MAX_SEED
+from tests.test_cli import kassen
 
 ROOT = Path(__file__).resolve().parents[1]
 RULE = f"must be a whole number from 0 to {MAX_SEED:,}"
@@ -31,17 +30,6 @@ BAD = [
     ("99999999999999999999999", "99999999999999999999999", "99999999999999999999999"),
     ("abc", '"abc"', "'abc'"),
 ]
-
-
-def kassen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "kassen", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
 
 
 def refused(result: subprocess.CompletedProcess[str], folder: Path) -> str:
