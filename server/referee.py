@@ -28,6 +28,7 @@ from server.clock import SeatClock
 from server.match import Match
 from server.replay import replay_record
 from server.results import MatchResult
+from server.sandbox.process import SandboxedBot, SandboxedCommand
 from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit
 from server.settings import MatchSettings, ServerSettings
 from server.store import Archive, MatchStore, StoredMatch
@@ -52,6 +53,9 @@ class CommandBot:
     name: str
     cwd: str | None = None
     limits: BoxLimits = DEFAULT_LIMITS
+    #: A submitted bot: started in its sandbox from this (``command``, ``cwd`` and ``limits``
+    #: are then unused; server/sandbox/process.py).
+    sandbox: SandboxedCommand | None = None
 
 
 async def spawn_bot(
@@ -102,7 +106,7 @@ class Referee:
         #: The spectators of this process's matches, per match and per caller.
         self.watchers = WatcherLimits(self.settings)
         #: Launched bots still running (``shutdown`` stops them).
-        self._boxes: set[BoxedBot] = set()
+        self._boxes: set[BoxedBot | SandboxedBot] = set()
         #: Set by ``shutdown``: no match starts any more, and a bot that ends meanwhile ended
         #: because its match was aborted, or was killed with it, not because it crashed.
         self.stopping = False
@@ -273,14 +277,17 @@ class Referee:
         def keep(tail: bytes) -> None:
             seat.stderr_tail = tail
 
+        box: BoxedBot | SandboxedBot
         try:
-            box = await BoxedBot.launch(
-                bot.command, env, bot.cwd, bot.limits, keep, bot.name, ticket=seat.ticket
-            )
+            if bot.sandbox is not None:
+                box = await SandboxedBot.launch(bot.sandbox, keep, bot.name, ticket=seat.ticket)
+            else:
+                box = await BoxedBot.launch(
+                    bot.command, env, bot.cwd, bot.limits, keep, bot.name, ticket=seat.ticket
+                )
         except OSError as exc:
-            seat.stderr_tail = (
-                f"cannot start {shlex.join(bot.command)}: {exc.strerror or exc}".encode()
-            )
+            what = "its sandbox" if bot.sandbox is not None else shlex.join(bot.command)
+            seat.stderr_tail = f"cannot start {what}: {exc.strerror or exc}".encode()
             seat.inbox.put_nowait(
                 Incoming(
                     "exited", asyncio.get_running_loop().time(), detail=seat.stderr_tail.decode()

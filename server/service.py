@@ -94,15 +94,19 @@ def serialize_watch(message: pb.WatchResponse | bytes) -> bytes:
     return message if isinstance(message, bytes) else message.SerializeToString()
 
 
+def play_handler(servicer: RefereeService) -> grpc.RpcMethodHandler[Any, Any]:
+    return grpc.stream_stream_rpc_method_handler(
+        servicer.Play,
+        request_deserializer=lenient(pb.PlayRequest),
+        response_serializer=serialize_play,
+    )
+
+
 def add_referee_service(servicer: RefereeService, server: grpc.aio.Server) -> None:
     """Register the Referee service as ``add_RefereeServicer_to_server`` does, with request
     deserializers that turn bytes that are not a message into ``Unreadable``."""
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
-        "Play": grpc.stream_stream_rpc_method_handler(
-            servicer.Play,
-            request_deserializer=lenient(pb.PlayRequest),
-            response_serializer=serialize_play,
-        ),
+        "Play": play_handler(servicer),
         "Watch": grpc.unary_stream_rpc_method_handler(
             servicer.watch_checked,
             request_deserializer=lenient(pb.WatchRequest),
@@ -122,6 +126,17 @@ def add_referee_service(servicer: RefereeService, server: grpc.aio.Server) -> No
             request_deserializer=lenient(request),
             response_serializer=lambda response: response.SerializeToString(),
         )
+    service = pb.DESCRIPTOR.services_by_name["Referee"].full_name
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
+    server.add_registered_method_handlers(service, handlers)
+
+
+def add_seat_service(servicer: RefereeService, server: grpc.aio.Server) -> None:
+    """Register ``Referee/Play`` alone (the sandboxes' socket: server/sandbox/seat_socket.py);
+    every other method of the service is UNIMPLEMENTED there."""
+    handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
+        "Play": play_handler(servicer),
+    }
     service = pb.DESCRIPTOR.services_by_name["Referee"].full_name
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
     server.add_registered_method_handlers(service, handlers)

@@ -25,6 +25,7 @@ from server.settings import (  # constants and plain dataclasses; the referee is
 if TYPE_CHECKING:
     from client_sdk import Bot
     from kassen.commands.match_remote import Remote, Request
+    from kassen.commands.match_submissions import LocalSubmission
     from server.bot_box import BoxLimits
     from server.referee import CommandBot
 
@@ -47,7 +48,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="append",
         default=[],
         metavar="BOT",
-        help="one per seat, in order: random, greedy, module:Class, file.py:Class or 'cmd:COMMAND'",
+        help="one per seat, in order: random, greedy, module:Class, file.py:Class, 'cmd:COMMAND'"
+        " or sub:DIR (a submission folder, built and run in its sandbox)",
     )
     add_seed_flag(match, "game seed (default: secret, drawn by the referee)")
     match.add_argument(
@@ -114,10 +116,13 @@ def _limits(args: argparse.Namespace) -> BoxLimits:
         raise UsageError(str(exc)) from None
 
 
-def _seat(spec: str, seed: int, limits: BoxLimits) -> Bot | CommandBot:
+def _seat(spec: str, seed: int, limits: BoxLimits) -> Bot | CommandBot | LocalSubmission:
     from client_sdk.loading import BotNotFound, load_bot
+    from kassen.commands.match_submissions import SUB_PREFIX, submission_seat
     from server.referee import CommandBot
 
+    if spec.startswith(SUB_PREFIX):
+        return submission_seat(spec)
     if spec.startswith(CMD_PREFIX):
         command = shlex.split(spec[len(CMD_PREFIX) :])
         if not command:
@@ -181,7 +186,9 @@ def run(args: argparse.Namespace) -> int:
     )
     configure(args.log_level, json=False)
     if remote is not None:
-        return run_remote(remote, request, seats, args.seat)
+        if any(spec.startswith("sub:") for spec in args.seat):
+            raise UsageError("sub: seats play on the embedded referee, not with --server")
+        return run_remote(remote, request, seats, args.seat)  # type: ignore[arg-type]
     return asyncio.run(_run(request, seats, args.seat, Path(args.replays)))
 
 
@@ -200,12 +207,16 @@ def _remote(address: str, token_file: str | None, ca_file: str | None) -> Remote
 
 
 async def _run(
-    request: Request, seats: list[Bot | CommandBot], specs: list[str], replays: Path
+    request: Request,
+    given: list[Bot | CommandBot | LocalSubmission],
+    specs: list[str],
+    replays: Path,
 ) -> int:
     import asyncio
 
     from client_sdk import Bot, open_channel, play
     from kassen.commands.match_output import print_header, print_result, print_watch
+    from kassen.commands.match_submissions import sandboxed_seats
     from kassen.replay_files import write_when_decided
     from kassen.v1 import referee_pb2_grpc as rpc
     from server.app import running_server
@@ -220,7 +231,10 @@ async def _run(
         failure_policy=request.failure_policy,
         max_decisions=request.max_decisions,
     )
-    async with running_server("127.0.0.1:0") as referee:
+    async with (
+        running_server("127.0.0.1:0") as referee,
+        sandboxed_seats(referee, given) as seats,
+    ):
         commands = {i: s for i, s in enumerate(seats) if isinstance(s, CommandBot)}
         match, tickets = referee.create_match(settings, commands=commands)
         unwritten = write_when_decided(match, replays)  # whole or not at all, before MatchOver

@@ -3,7 +3,7 @@
 Inside: the system's ``/usr`` (and the merged-/usr links), the organiser's toolchain folders,
 and the bot's own folder, all read-only; a private tmpfs of ``tmpfs_bytes`` at ``/tmp`` (also
 the bot's ``HOME``); a private ``/proc`` and a minimal ``/dev``; the folder holding the
-referee's Unix socket at ``/run/kassen``. Outside it nothing else exists: no host ``/tmp``,
+referee's Unix socket at ``/run/kassen`` (read-only). Outside it nothing else exists: no host ``/tmp``,
 no home, no database, no token file, no other bot. Every namespace is new (the network one
 has only a loopback that leads nowhere), the environment is exactly ``env``, the process is
 killed when its parent dies, and it cannot open a terminal's input (new session).
@@ -17,11 +17,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from server.sandbox.host import OUTSIDE_USER, Host
+from server.sandbox.host import Host
 
 #: Where things appear inside the sandbox.
 BOT_DIR = "/bot"
 SOCKET_DIR = "/run/kassen"
+SOCKET_NAME = "referee.sock"
+#: What a sandboxed bot finds in ``KASSEN_ADDRESS``: the referee's socket (``seat_socket``).
+INSIDE_ADDRESS = f"unix:{SOCKET_DIR}/{SOCKET_NAME}"
 #: The user the bot is inside its namespace.
 INSIDE_USER = 1000
 #: Links of a merged-/usr system (Debian 12 and later).
@@ -51,6 +54,10 @@ class Sandboxed:
     env: Mapping[str, str] = field(default_factory=dict)
     #: Extra read-only folders (toolchains outside /usr: /usr/local/go is inside already).
     read_only: Sequence[Path] = ()
+    #: Read-only folders shown at another path inside: (outside, inside).
+    mounts: Sequence[tuple[Path, str]] = ()
+    #: A build writes into its bot folder; a match never does.
+    writable_bot: bool = False
 
 
 def sandbox_argv(host: Host, box: Sandboxed) -> list[str]:
@@ -63,10 +70,7 @@ def sandbox_argv(host: Host, box: Sandboxed) -> list[str]:
     if host.problem or host.bwrap is None or host.setpriv is None:
         raise RuntimeError(f"no sandbox on this host: {host.problem}")
     argv = [
-        host.setpriv,
-        f"--reuid={OUTSIDE_USER}",
-        f"--regid={OUTSIDE_USER}",
-        "--clear-groups",
+        *host.as_sandbox_user(),
         host.bwrap,
         "--unshare-all",
         "--uid",
@@ -89,13 +93,17 @@ def sandbox_argv(host: Host, box: Sandboxed) -> list[str]:
         argv += ["--ro-bind-try", path, path]
     for folder in box.read_only:
         argv += ["--ro-bind", str(folder), str(folder)]
+    for outside, inside in box.mounts:
+        argv += ["--ro-bind", str(outside), inside]
     argv += ["--proc", "/proc", "--dev", "/dev"]
     # Shared memory is a tmpfs too, capped like /tmp: /dev/shm is a way round a memory bound.
     argv += ["--size", str(box.tmpfs_bytes), "--tmpfs", "/tmp"]
     argv += ["--size", str(box.tmpfs_bytes), "--tmpfs", "/dev/shm"]
-    argv += ["--ro-bind", str(box.bot_dir), BOT_DIR]
+    argv += ["--bind" if box.writable_bot else "--ro-bind", str(box.bot_dir), BOT_DIR]
     if box.socket_dir is not None:
-        argv += ["--bind", str(box.socket_dir), SOCKET_DIR]
+        # Read-only: connecting to a socket needs no write access to its folder, and a bot
+        # that could replace the socket file would sit between the next bot and the referee.
+        argv += ["--ro-bind", str(box.socket_dir), SOCKET_DIR]
     # The root bubblewrap builds is a tmpfs of its own, writable and uncapped: freeze it.
     argv += ["--remount-ro", "/"]
     env = {"HOME": "/tmp", "PATH": "/usr/local/bin:/usr/bin:/bin", "TMPDIR": "/tmp", **box.env}

@@ -20,6 +20,9 @@ from pathlib import Path
 
 from server.sandbox.host import Host
 
+#: The CPU hard limit is this many seconds above the soft one: SIGXCPU first, SIGKILL after.
+CPU_HARD_MARGIN_S = 5
+
 
 @dataclass(frozen=True)
 class Bounds:
@@ -51,12 +54,16 @@ class BotCgroup:
             folders.append(pids)
         return cls(tuple(folders))
 
-    def enter_argv(self, argv: list[str]) -> list[str]:
-        """``argv`` started from a shell that first moves itself into these cgroups."""
-        moves = " && ".join(f'echo $$ > "${i + 1}"' for i in range(len(self.folders)))
-        if not moves:
+    def enter_argv(self, argv: list[str], cpu_s: int = 0) -> list[str]:
+        """``argv`` started from a shell that first moves itself into these cgroups and, with
+        ``cpu_s``, bounds the CPU seconds of each of its processes (SIGXCPU at ``cpu_s``,
+        SIGKILL ``CPU_HARD_MARGIN_S`` later: RLIMIT_CPU, inherited by every fork)."""
+        steps = [f'echo $$ > "${i + 1}"' for i in range(len(self.folders))]
+        if cpu_s:
+            steps += [f"ulimit -S -t {cpu_s}", f"ulimit -H -t {cpu_s + CPU_HARD_MARGIN_S}"]
+        if not steps:
             return argv
-        script = f'{moves} && shift {len(self.folders)} && exec "$@"'
+        script = " && ".join([*steps, f"shift {len(self.folders)}", 'exec "$@"'])
         procs = [str(folder / "cgroup.procs") for folder in self.folders]
         return ["/bin/sh", "-c", script, "sh", *procs, *argv]
 

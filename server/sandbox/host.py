@@ -30,6 +30,18 @@ class Host:
     memory_cgroup: Path | None
     pids_cgroup: Path | None
 
+    def as_sandbox_user(self) -> list[str]:
+        """The argv prefix that drops to the sandbox's unprivileged user: ``setpriv`` when
+        this process is root (a ladder run as another user starts bubblewrap as itself)."""
+        if os.geteuid() != 0 or self.setpriv is None:
+            return []
+        return [
+            self.setpriv,
+            f"--reuid={OUTSIDE_USER}",
+            f"--regid={OUTSIDE_USER}",
+            "--clear-groups",
+        ]
+
     def bounds(self) -> list[str]:
         """One line per bound, saying whether a cgroup or only an rlimit holds it."""
         if self.problem:
@@ -59,11 +71,9 @@ def detect() -> Host:
 
 
 def _try(bwrap: str, setpriv: str) -> str | None:
+    drop = [setpriv, f"--reuid={OUTSIDE_USER}", f"--regid={OUTSIDE_USER}", "--clear-groups"]
     argv = [
-        setpriv,
-        f"--reuid={OUTSIDE_USER}",
-        f"--regid={OUTSIDE_USER}",
-        "--clear-groups",
+        *(drop if os.geteuid() == 0 else []),
         bwrap,
         "--unshare-all",
         "--ro-bind",

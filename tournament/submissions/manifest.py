@@ -2,11 +2,14 @@
 
     [bot]
     runtime = "go"                 # python, node, go, rust, java, cpp or binary
+    prepare = "sh vendor.sh"       # optional: run by `kassen ladder submit` on the author's
+                                   # machine (with network), before packing: vendoring
     build = "sh build.sh"          # optional: run once, in the sandbox, without network
     run = "./bin/bot"              # run for each match, in the sandbox
+    exclude = ["target", ".cache"] # optional: paths not uploaded (build outputs, caches)
 
-Both commands are shell command lines run by ``/bin/sh -c`` inside the sandbox, from the
-submission's folder; the bot finds the referee and its ticket in its environment, as every
+``build`` and ``run`` are shell command lines run by ``/bin/sh -c`` inside the sandbox, from
+the submission's folder; the bot finds the referee and its ticket in its environment, as every
 bot launched by a referee does. An organiser lists the runtimes it accepts (ladder.toml).
 """
 
@@ -32,6 +35,8 @@ class Manifest:
     runtime: str
     run: str
     build: str | None = None
+    prepare: str | None = None
+    exclude: tuple[str, ...] = ()
 
 
 def read_manifest(folder: Path, allowed: tuple[str, ...] = RUNTIMES) -> Manifest:
@@ -58,10 +63,11 @@ def parse_manifest(data: dict[str, object], allowed: tuple[str, ...] = RUNTIMES)
     bot = data.get("bot")
     if not isinstance(bot, dict):
         raise ManifestError(f"{FILE_NAME}: no [bot] table")
-    unknown = sorted(set(bot) - {"runtime", "build", "run"})
+    unknown = sorted(set(bot) - {"runtime", "build", "run", "prepare", "exclude"})
     if unknown:
         raise ManifestError(
-            f"{FILE_NAME}: [bot] has an unknown key {unknown[0]!r} (runtime, build, run)"
+            f"{FILE_NAME}: [bot] has an unknown key {unknown[0]!r}"
+            " (runtime, prepare, build, run, exclude)"
         )
     runtime = bot.get("runtime")
     if not isinstance(runtime, str) or runtime not in RUNTIMES:
@@ -74,7 +80,26 @@ def parse_manifest(data: dict[str, object], allowed: tuple[str, ...] = RUNTIMES)
         )
     run = _command(bot, "run", required=True)
     assert run is not None
-    return Manifest(runtime=runtime, run=run, build=_command(bot, "build", required=False))
+    return Manifest(
+        runtime=runtime,
+        run=run,
+        build=_command(bot, "build", required=False),
+        prepare=_command(bot, "prepare", required=False),
+        exclude=_exclude(bot.get("exclude", [])),
+    )
+
+
+def _exclude(value: object) -> tuple[str, ...]:
+    """Paths relative to the folder, without ``..``: what packing leaves out."""
+    if not isinstance(value, list) or not all(isinstance(each, str) for each in value):
+        raise ManifestError(f"{FILE_NAME}: [bot] exclude must be a list of paths (strings)")
+    for each in value:
+        parts = Path(each).parts
+        if not each or each.startswith("/") or ".." in parts or len(each) > 256:
+            raise ManifestError(
+                f"{FILE_NAME}: [bot] exclude entry {each!r} must be a path inside the folder"
+            )
+    return tuple(str(Path(each)) for each in value)
 
 
 def _command(bot: dict[str, object], key: str, required: bool) -> str | None:
