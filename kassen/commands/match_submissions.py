@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Sequence
@@ -46,6 +47,17 @@ def submission_seat(spec: str) -> LocalSubmission:
     return LocalSubmission(folder.resolve(), manifest, folder.resolve().name)
 
 
+def prepare(seat: LocalSubmission) -> None:
+    """Run the manifest's ``prepare`` in the author's own folder, outside any sandbox (it is
+    the author's command on the author's machine, as ``kassen ladder submit`` runs it)."""
+    if seat.manifest.prepare is None:
+        return
+    print(f"{seat.name}: prepare: {seat.manifest.prepare}", file=sys.stderr)
+    done = subprocess.run(["/bin/sh", "-c", seat.manifest.prepare], cwd=seat.folder, check=False)
+    if done.returncode != 0:
+        raise UsageError(f"{seat.folder}: prepare failed with exit status {done.returncode}")
+
+
 @contextlib.asynccontextmanager
 async def sandboxed_seats(
     referee: Referee, seats: Sequence[Bot | CommandBot | LocalSubmission]
@@ -77,6 +89,7 @@ async def sandboxed_seats(
                     kit.runtime(seat.manifest)
                 except NoSandbox as exc:
                     raise UsageError(f"--seat sub:{seat.folder}: {exc}") from None
+                prepare(seat)
                 folder = kit.copy_in(seat.folder, seat.manifest)
                 built = await kit.build(folder, seat.manifest)
                 if built is not None:
