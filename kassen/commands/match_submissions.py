@@ -53,7 +53,9 @@ def prepare(seat: LocalSubmission) -> None:
     if seat.manifest.prepare is None:
         return
     print(f"{seat.name}: prepare: {seat.manifest.prepare}", file=sys.stderr)
-    done = subprocess.run(["/bin/sh", "-c", seat.manifest.prepare], cwd=seat.folder, check=False)
+    done = subprocess.run(
+        ["/bin/sh", "-c", seat.manifest.prepare], cwd=seat.folder, stdout=sys.stderr, check=False
+    )
     if done.returncode != 0:
         raise UsageError(f"{seat.folder}: prepare failed with exit status {done.returncode}")
 
