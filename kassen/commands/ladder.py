@@ -11,6 +11,7 @@ import os
 import sys
 from pathlib import Path
 
+from kassen.commands import ladder_submit
 from kassen.commands.credentials import add_token_flag, admin_token
 from kassen.commands.monitoring import add_load_report_flag, load_report_s
 from kassen.commands.watcher_flags import add_watcher_flags, watcher_limits
@@ -83,6 +84,7 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--token-file", required=True, type=Path, help="where to save the bot's token (mode 600)"
     )
     register.set_defaults(run=run_register)
+    ladder_submit.add_actions(actions)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -84,6 +84,26 @@ class LadderStub:
                 request_serializer=kassen_dot_v1_dot_ladder__pb2.SetBotStatusRequest.SerializeToString,
                 response_deserializer=kassen_dot_v1_dot_ladder__pb2.SetBotStatusResponse.FromString,
                 _registered_method=True)
+        self.SubmitBot = channel.stream_unary(
+                '/kassen.v1.Ladder/SubmitBot',
+                request_serializer=kassen_dot_v1_dot_ladder__pb2.SubmitBotRequest.SerializeToString,
+                response_deserializer=kassen_dot_v1_dot_ladder__pb2.SubmitBotResponse.FromString,
+                _registered_method=True)
+        self.ListVersions = channel.unary_unary(
+                '/kassen.v1.Ladder/ListVersions',
+                request_serializer=kassen_dot_v1_dot_ladder__pb2.ListVersionsRequest.SerializeToString,
+                response_deserializer=kassen_dot_v1_dot_ladder__pb2.ListVersionsResponse.FromString,
+                _registered_method=True)
+        self.GetBotLog = channel.unary_unary(
+                '/kassen.v1.Ladder/GetBotLog',
+                request_serializer=kassen_dot_v1_dot_ladder__pb2.GetBotLogRequest.SerializeToString,
+                response_deserializer=kassen_dot_v1_dot_ladder__pb2.GetBotLogResponse.FromString,
+                _registered_method=True)
+        self.PinVersion = channel.unary_unary(
+                '/kassen.v1.Ladder/PinVersion',
+                request_serializer=kassen_dot_v1_dot_ladder__pb2.PinVersionRequest.SerializeToString,
+                response_deserializer=kassen_dot_v1_dot_ladder__pb2.PinVersionResponse.FromString,
+                _registered_method=True)
 
 
 class LadderServicer:
@@ -157,6 +177,39 @@ class LadderServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SubmitBot(self, request_iterator, context):
+        """Upload a new version of the calling bot (bot's token): a header, then the archive in
+        chunks. The ladder unpacks it safely and answers with the version's number; it then
+        builds the version in its sandbox and plays a validation match, and the version plays
+        on the ladder once both passed (ListVersions shows how far it got). A bot with a
+        version is a submitted bot: the ladder runs it, and it does not Seek.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListVersions(self, request, context):
+        """The versions of the calling bot (bot's token) or of any bot (organiser), newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetBotLog(self, request, context):
+        """A version's build and validation logs, or what the bot wrote on stderr in one of its
+        matches: to the bot's owner (bot's token) and the organiser only.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def PinVersion(self, request, context):
+        """Make a version the playing one whatever is newer, or unpin (admin).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LadderServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -199,6 +252,26 @@ def add_LadderServicer_to_server(servicer, server):
                     servicer.SetBotStatus,
                     request_deserializer=kassen_dot_v1_dot_ladder__pb2.SetBotStatusRequest.FromString,
                     response_serializer=kassen_dot_v1_dot_ladder__pb2.SetBotStatusResponse.SerializeToString,
+            ),
+            'SubmitBot': grpc.stream_unary_rpc_method_handler(
+                    servicer.SubmitBot,
+                    request_deserializer=kassen_dot_v1_dot_ladder__pb2.SubmitBotRequest.FromString,
+                    response_serializer=kassen_dot_v1_dot_ladder__pb2.SubmitBotResponse.SerializeToString,
+            ),
+            'ListVersions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListVersions,
+                    request_deserializer=kassen_dot_v1_dot_ladder__pb2.ListVersionsRequest.FromString,
+                    response_serializer=kassen_dot_v1_dot_ladder__pb2.ListVersionsResponse.SerializeToString,
+            ),
+            'GetBotLog': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetBotLog,
+                    request_deserializer=kassen_dot_v1_dot_ladder__pb2.GetBotLogRequest.FromString,
+                    response_serializer=kassen_dot_v1_dot_ladder__pb2.GetBotLogResponse.SerializeToString,
+            ),
+            'PinVersion': grpc.unary_unary_rpc_method_handler(
+                    servicer.PinVersion,
+                    request_deserializer=kassen_dot_v1_dot_ladder__pb2.PinVersionRequest.FromString,
+                    response_serializer=kassen_dot_v1_dot_ladder__pb2.PinVersionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -427,6 +500,114 @@ class Ladder:
             '/kassen.v1.Ladder/SetBotStatus',
             kassen_dot_v1_dot_ladder__pb2.SetBotStatusRequest.SerializeToString,
             kassen_dot_v1_dot_ladder__pb2.SetBotStatusResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SubmitBot(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/kassen.v1.Ladder/SubmitBot',
+            kassen_dot_v1_dot_ladder__pb2.SubmitBotRequest.SerializeToString,
+            kassen_dot_v1_dot_ladder__pb2.SubmitBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListVersions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kassen.v1.Ladder/ListVersions',
+            kassen_dot_v1_dot_ladder__pb2.ListVersionsRequest.SerializeToString,
+            kassen_dot_v1_dot_ladder__pb2.ListVersionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetBotLog(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kassen.v1.Ladder/GetBotLog',
+            kassen_dot_v1_dot_ladder__pb2.GetBotLogRequest.SerializeToString,
+            kassen_dot_v1_dot_ladder__pb2.GetBotLogResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PinVersion(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kassen.v1.Ladder/PinVersion',
+            kassen_dot_v1_dot_ladder__pb2.PinVersionRequest.SerializeToString,
+            kassen_dot_v1_dot_ladder__pb2.PinVersionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -18,6 +18,22 @@ so that a lone new bot finds a full four-player table at once). A TOML file over
     policy = "greedy"           # a built-in bot: greedy, random, ismcts or "ismcts:seconds=0.5"
     game = "rumble-nation"      # variant: the game's first; players: every pool of the game
 
+    [submissions]               # submitted bots, built and run in a sandbox (docs/ladder.md)
+    enabled = true
+    folder = "runs/submissions" # passable by other users (the sandbox runs as nobody)
+    runtimes = ["python", "go"] # default: every runtime
+    max_upload_mb = 64          # the archive
+    max_unpacked_mb = 512
+    max_files = 20000
+    concurrency = 2             # matches one submitted bot plays at once
+    build_time_s = 600
+    build_memory_mb = 4096
+    memory_mb = 512             # per running bot (all its processes)
+    processes = 64
+    cpu_s = 900                 # CPU seconds per process of a running bot
+    tmpfs_mb = 64               # its /tmp (and /dev/shm)
+    rust_sysroot = "/opt/rust"  # a Rust toolchain the sandbox user can reach
+
 Every mistake is a ``LadderConfigError`` naming the key, before anything starts.
 """
 
@@ -32,9 +48,13 @@ from typing import Any
 from games import UnknownGame, games, get_game
 from games.policies.ismcts_params import BadParams, is_spec, parse_spec
 from games.policies.registry import POLICY_NAMES
+from server.sandbox.build import BuildLimits
+from server.sandbox.process import SandboxLimits
 from server.settings import MAX_JOIN_TIMEOUT_MS, MAX_TIME_MS, TimeControl
 from tournament.ladder_service.registry import NAME_PATTERN
-from tournament.ladder_service.service import HouseBot, LadderSettings, PoolKey
+from tournament.ladder_service.service import MAX_CONCURRENCY, HouseBot, LadderSettings, PoolKey
+from tournament.ladder_service.submitted import SubmissionSettings
+from tournament.submissions.manifest import RUNTIMES
 
 LADDER_KEYS = {
     "pools",
@@ -49,6 +69,22 @@ LADDER_KEYS = {
 #: The longest wait for another author's bot that a configuration may ask for.
 MAX_GATHER_MS = 600_000
 HOUSE_KEYS = {"name", "policy", "game", "variant", "players"}
+SUBMISSION_KEYS = {
+    "enabled",
+    "folder",
+    "runtimes",
+    "max_upload_mb",
+    "max_unpacked_mb",
+    "max_files",
+    "concurrency",
+    "build_time_s",
+    "build_memory_mb",
+    "memory_mb",
+    "processes",
+    "cpu_s",
+    "tmpfs_mb",
+    "rust_sysroot",
+}
 MAX_LIVE_MATCHES = 10_000
 
 
@@ -82,7 +118,7 @@ def load_settings(path: Path) -> LadderSettings:
 
 
 def settings_from(document: Mapping[str, Any], source: str) -> LadderSettings:
-    _known(document, {"ladder"}, source, "section")
+    _known(document, {"ladder", "submissions"}, source, "section")
     section = document.get("ladder", {})
     if not isinstance(section, dict):
         raise LadderConfigError(f"{source}: [ladder] must be a table")
@@ -112,6 +148,54 @@ def settings_from(document: Mapping[str, Any], source: str) -> LadderSettings:
         pause_after_failures=_int(section, "pause_after_failures", 0, 1000, 5, source),
         max_live_matches=_int(section, "max_live_matches", 1, MAX_LIVE_MATCHES, 100, source),
         gather_s=_int(section, "gather_ms", 0, MAX_GATHER_MS, 5000, source) / 1000,
+        submissions=submissions_from(document.get("submissions"), source),
+    )
+
+
+def submissions_from(section: Any, source: str) -> SubmissionSettings | None:
+    """``[submissions]``: None when absent (connected bots only)."""
+    if section is None:
+        return None
+    if not isinstance(section, dict):
+        raise LadderConfigError(f"{source}: [submissions] must be a table")
+    _known(section, SUBMISSION_KEYS, source, "key in [submissions]")
+    enabled = section.get("enabled", False)
+    if not isinstance(enabled, bool):
+        raise LadderConfigError(f"{source}: submissions.enabled must be true or false")
+    folder = section.get("folder", "runs/submissions")
+    if not isinstance(folder, str) or not folder:
+        raise LadderConfigError(f"{source}: submissions.folder must be a path")
+    runtimes = section.get("runtimes", list(RUNTIMES))
+    if not isinstance(runtimes, list) or not runtimes or any(r not in RUNTIMES for r in runtimes):
+        raise LadderConfigError(
+            f"{source}: submissions.runtimes must list some of {', '.join(RUNTIMES)}"
+        )
+    sysroot = section.get("rust_sysroot")
+    if sysroot is not None and not isinstance(sysroot, str):
+        raise LadderConfigError(f"{source}: submissions.rust_sysroot must be a path")
+
+    def number(key: str, low: int, high: int, default: int) -> int:
+        return _int(section, key, low, high, default, source, "submissions")
+
+    return SubmissionSettings(
+        enabled=enabled,
+        folder=Path(folder),
+        runtimes=tuple(runtimes),
+        max_upload_mb=number("max_upload_mb", 1, 4096, 64),
+        max_unpacked_mb=number("max_unpacked_mb", 1, 65_536, 512),
+        max_files=number("max_files", 1, 1_000_000, 20_000),
+        concurrency=number("concurrency", 1, MAX_CONCURRENCY, 2),
+        build=BuildLimits(
+            time_s=number("build_time_s", 1, 86_400, 600),
+            memory_mb=number("build_memory_mb", 64, 1_048_576, 4096),
+        ),
+        run=SandboxLimits(
+            memory_mb=number("memory_mb", 16, 1_048_576, 512),
+            processes=number("processes", 1, 100_000, 64),
+            cpu_s=number("cpu_s", 1, 86_400, 900),
+            tmpfs_mb=number("tmpfs_mb", 1, 1_048_576, 64),
+        ),
+        rust_sysroot=Path(sysroot) if sysroot else None,
     )
 
 
@@ -137,12 +221,18 @@ def _tables(value: Any, source: str) -> list[Mapping[str, Any]]:
 
 
 def _int(
-    section: Mapping[str, Any], key: str, low: int, high: int, default: int, source: str
+    section: Mapping[str, Any],
+    key: str,
+    low: int,
+    high: int,
+    default: int,
+    source: str,
+    table: str = "ladder",
 ) -> int:
     value = section.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise LadderConfigError(
-            f"{source}: ladder.{key} must be a whole number from {low} to {high}, not {value!r}"
+            f"{source}: {table}.{key} must be a whole number from {low} to {high}, not {value!r}"
         )
     return value
 

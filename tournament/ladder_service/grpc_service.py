@@ -20,6 +20,7 @@ from games import UnknownGame, get_game
 from kassen.v1 import ladder_pb2 as lpb
 from kassen.v1 import ladder_pb2_grpc as lrpc
 from server.auth import presented_token
+from tournament.ladder_service.grpc_submissions import SubmissionCalls
 from tournament.ladder_service.rate_limit import RateLimiter
 from tournament.ladder_service.registry import BotRecord, NameTaken, RegistryError
 from tournament.ladder_service.service import BotNotAllowed, LadderService, PoolKey
@@ -35,7 +36,7 @@ SEEK_BURST = 10
 SEEKS_PER_SECOND = 0.5
 
 
-class LadderServicer(lrpc.LadderServicer):
+class LadderServicer(SubmissionCalls, lrpc.LadderServicer):
     def __init__(self, service: LadderService, admin_token: str | None) -> None:
         self.service = service
         self.admin_token = admin_token
@@ -256,6 +257,20 @@ class LadderServicer(lrpc.LadderServicer):
 
     def _info(self, bot: BotRecord, private: bool) -> lpb.BotInfo:
         played = self.service.played(bot.id, bot.game)
+        submitted = self.service.submitted
+        kind, playing_version, pinned, newest_state = (
+            "house" if bot.house else "connected",
+            0,
+            False,
+            "",
+        )
+        if submitted is not None and submitted.is_submitted(bot.id):
+            kind = "submitted"
+            found = submitted.all_versions(bot.id)
+            playing = submitted.playing(bot.id)
+            playing_version = playing.number if playing else 0
+            pinned = playing.pinned if playing else False
+            newest_state = found[0].state if found else ""
         return lpb.BotInfo(
             bot_id=bot.id,
             name=bot.name,
@@ -270,6 +285,10 @@ class LadderServicer(lrpc.LadderServicer):
             online=self.service.online(bot.id),
             games=played,
             failures_in_row=bot.failures_in_row,
+            kind=kind,
+            playing_version=playing_version,
+            pinned=pinned,
+            newest_state=newest_state,
         )
 
 

@@ -135,6 +135,8 @@ def create_tables(engine: Engine) -> None:
     """Create the ladder's tables, or bring those of an older Kassen up to date: the seats'
     start times (copied from their matches) and every index (``create_all`` makes indexes
     only with a table it creates)."""
+    from tournament.ladder_service import versions  # noqa: F401  (its tables are ours too)
+
     metadata.create_all(engine, checkfirst=True)
     with engine.begin() as conn:
         columns = {c["name"] for c in sa.inspect(conn).get_columns("ladder_seats")}

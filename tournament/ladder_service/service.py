@@ -44,6 +44,7 @@ from tournament.ladder_service.fitter import FitWorker, PoolLog, Refitter
 from tournament.ladder_service.matchmaking import Candidate, Group, History, form_groups
 from tournament.ladder_service.ratings import Rating
 from tournament.ladder_service.registry import BotRecord, SeatOutcome
+from tournament.ladder_service.submitted import SubmissionSettings, SubmittedBots
 from tournament.ladder_service.writer import DatabaseWriter
 
 log = structlog.get_logger("kassen.ladder")
@@ -112,6 +113,8 @@ class LadderSettings:
     #: Seconds an author's bot that could only be seated with house bots waits for another
     #: author's bot of its pool that is connected but busy (``matchmaking.form_groups``).
     gather_s: float = 5.0
+    #: Submitted bots (None: the ladder takes connected bots only).
+    submissions: SubmissionSettings | None = None
 
 
 @dataclass(slots=True)
@@ -178,6 +181,12 @@ class LadderService:
         #: Where the ladder's own processes reach it (``app.running_ladder`` sets it).
         self.private_address = ""
         self._unfrozen = 0
+        submissions = settings.submissions
+        self.submitted = (
+            SubmittedBots(engine, self.writer, referee, submissions, self._validation_table)
+            if submissions is not None and submissions.enabled
+            else None
+        )
 
     # ------------------------------------------------------------------ life cycle
 
@@ -191,6 +200,8 @@ class LadderService:
         hashes = await self.writer.call(registry.token_hashes, self.engine)
         self.bots = BotDirectory(records, hashes)
         await self._ensure_house_bots()
+        if self.submitted is not None:
+            await self.submitted.start({bot.id: bot for bot in self.bots.all()})
         for pool in self.pools.values():
             key = pool.key
             for bot in self.bots.all(key.game):
@@ -247,6 +258,8 @@ class LadderService:
         for task in list(self._tasks):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(task, 30)
+        if self.submitted is not None:
+            await self.submitted.stop()
         await asyncio.to_thread(self.writer.close)
         await asyncio.to_thread(self.fit_worker.close)
 
@@ -348,6 +361,10 @@ class LadderService:
         replaces this one (which raises ``BotNotAllowed`` at the old one)."""
         if bot.status != "active":
             raise BotNotAllowed(f"bot {bot.name} is {bot.status}: {bot.status_reason}".rstrip(": "))
+        if self.submitted is not None and self.submitted.is_submitted(bot.id):
+            raise BotNotAllowed(
+                f"bot {bot.name} is submitted: the ladder runs it, it does not Seek"
+            )
         if not any(self._accepts(bot, key) for key in self.pools):
             raise BotNotAllowed(
                 f"this ladder runs no pool for {bot.game}/{bot.variant} with "
@@ -387,7 +404,23 @@ class LadderService:
         )
 
     def online(self, bot_id: str) -> bool:
-        return bot_id in self.seekers or bot_id in self.house
+        """Whether it can be given a match now or soon: connected, house, or submitted with
+        a playing version."""
+        if bot_id in self.seekers or bot_id in self.house:
+            return True
+        return self.submitted is not None and self.submitted.playing(bot_id) is not None
+
+    def _validation_table(self, bot: BotRecord) -> tuple[int, list[str]]:
+        """A new version's validation match: the bot's smallest pool here, the others'
+        seats taken by that pool's house policies (random if it has none)."""
+        keys = sorted((k for k in self.pools if self._accepts(bot, k)), key=lambda k: k.players)
+        players = keys[0].players if keys else min(bot.player_counts)
+        policies = [
+            h.policy
+            for h in self.settings.house_bots
+            if (h.game, h.variant) == (bot.game, bot.variant) and players in h.player_counts
+        ] or ["random"]
+        return players, [policies[i % len(policies)] for i in range(players - 1)]
 
     # ------------------------------------------------------------------ matchmaking
 
@@ -434,13 +467,34 @@ class LadderService:
     def _busy_authors(self, pool: Pool) -> int:
         """Authors' bots of ``pool`` that are connected but have no free slot: each will be
         free when a match of its ends, and a waiting author's bot may wait for it."""
-        return sum(
+        busy = sum(
             1
             for seeker in self.seekers.values()
             if not seeker.free_slots
             and seeker.bot.status == "active"
             and self._accepts(seeker.bot, pool.key)
         )
+        return busy + sum(
+            1
+            for bot in self._submitted_of(pool)
+            if self.submitted is not None and not self.submitted.free_slots(bot.id)
+        )
+
+    def _submitted_of(self, pool: Pool) -> list[BotRecord]:
+        """The active submitted bots of ``pool`` that have a playing version."""
+        if self.submitted is None:
+            return []
+        found = []
+        for bot_id in self.submitted.bots:
+            bot = self.bots.get(bot_id)
+            if (
+                bot is not None
+                and bot.status == "active"
+                and self._accepts(bot, pool.key)
+                and self.submitted.playing(bot_id) is not None
+            ):
+                found.append(bot)
+        return found
 
     def _candidates(self, pool: Pool) -> list[Candidate]:
         table = {r.bot_id: r for r in pool.table}
@@ -456,6 +510,11 @@ class LadderService:
                         pool, table, seeker.bot.id, seeker.free_slots, since=seeker.free_since
                     )
                 )
+        for bot in self._submitted_of(pool):
+            assert self.submitted is not None
+            slots = self.submitted.free_slots(bot.id)
+            if slots:
+                found.append(self._candidate(pool, table, bot.id, slots))
         if not found:
             return []
         for bot_id, house in self.house.items():
@@ -499,11 +558,21 @@ class LadderService:
             for seat, bot in enumerate(group.seats)
             if bot in self.house
         }
+        submitted = self.submitted
+        commands = {}
+        if submitted is not None:
+            for seat, bot_id in enumerate(group.seats):
+                record = self.bots.get(bot_id)
+                if record is not None and submitted.playing(bot_id) is not None:
+                    commands[seat] = submitted.command(record)
         try:
-            match, tickets = self.referee.create_match(settings, local=local)
+            match, tickets = self.referee.create_match(settings, local=local, commands=commands)
         except TooManyMatches as exc:
             log.warning("ladder match not started", reason=str(exc))
             return False
+        if submitted is not None:
+            for seat in commands:
+                submitted.started(match.id, group.seats[seat])
         # Queued before anything can finish the match, so the writer stores it running first.
         self._background(
             self.writer.call(
@@ -565,6 +634,8 @@ class LadderService:
                 match=match.id,
                 error=f"{type(exc).__name__}: {exc}",
             )
+        if self.submitted is not None:
+            await self.submitted.finished(match, running.seats)
         # Live until here: once it is no longer running, the database has its end.
         del self.running[match.id]
         self.version += 1

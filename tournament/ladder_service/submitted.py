@@ -1,0 +1,385 @@
+"""Submitted bots on the ladder: upload → unpack → build → validation match → playing.
+
+An upload (``receive``) is unpacked safely into the submissions area and recorded as the
+bot's next version; a background task then builds it in its sandbox and plays it in one
+validation match against house policies (unrated, not on the ladder). Only a version whose
+validation match it played cleanly becomes ``ready``; the pinned version, else the newest
+ready one, is the one matchmaking seats (``command``), up to ``concurrency`` matches at once,
+each in a fresh sandbox started by the referee. What a submitted bot writes on stderr in a
+match is kept for its author (``versions.keep_tail``), never shown on public pages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import os
+import secrets
+import shutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import structlog
+from sqlalchemy.engine import Engine
+
+from games import get_game
+from games.contract import GameConfig
+from games.policies.registry import make_policy
+from server.chance import draw_seed
+from server.match import Match
+from server.referee import CommandBot, LocalBot, Referee, TooManyMatches
+from server.results import Reason
+from server.sandbox.build import BuildLimits
+from server.sandbox.process import SandboxLimits
+from server.sandbox.seat_socket import seat_socket
+from server.seats import RemoteSeat
+from server.settings import FailurePolicy, MatchSettings, TimeControl
+from tournament.ladder_service import versions
+from tournament.ladder_service.registry import BotRecord, RegistryError
+from tournament.ladder_service.versions import Version
+from tournament.ladder_service.writer import DatabaseWriter
+from tournament.submissions.archive import ArchiveError, Limits, unpack
+from tournament.submissions.kit import NoSandbox, SandboxKit
+from tournament.submissions.manifest import RUNTIMES, ManifestError, read_manifest
+
+log = structlog.get_logger("kassen.ladder.submitted")
+MB = 1024 * 1024
+#: Uploads being received at once (each holds a file until it is unpacked).
+MAX_UPLOADS = 4
+
+
+@dataclass(frozen=True)
+class SubmissionSettings:
+    """``[submissions]`` of ladder.toml."""
+
+    enabled: bool = False
+    #: Where versions are unpacked and built: it and every folder above it must let other
+    #: users pass (the sandbox runs as ``nobody``), e.g. /srv/kassen, not a home folder.
+    folder: Path = Path("ladder-submissions")
+    runtimes: tuple[str, ...] = RUNTIMES
+    max_upload_mb: int = 64
+    max_unpacked_mb: int = 512
+    max_files: int = 20_000
+    #: Matches one submitted bot plays at once.
+    concurrency: int = 2
+    build: BuildLimits = field(default_factory=BuildLimits)
+    run: SandboxLimits = field(default_factory=SandboxLimits)
+    #: A Rust toolchain the sandbox user can reach (None: ``rustc --print sysroot``).
+    rust_sysroot: Path | None = None
+    #: The validation match's clock (generous: a first match also warms the bot up).
+    validation_time: TimeControl = field(
+        default_factory=lambda: TimeControl(decision_ms=5000, bank_ms=60_000)
+    )
+
+
+class UploadRefused(ValueError):
+    """An upload that is not stored; the message says why in one line."""
+
+
+@dataclass(frozen=True)
+class Header:
+    format: str
+    size: int
+    sha256: str
+    note: str
+
+
+@dataclass
+class SubmittedBot:
+    versions: list[Version]
+    #: Matches it plays now.
+    active: set[str] = field(default_factory=set)
+
+
+class SubmittedBots:
+    def __init__(
+        self,
+        engine: Engine,
+        writer: DatabaseWriter,
+        referee: Referee,
+        settings: SubmissionSettings,
+        validation_opponents: Callable[[BotRecord], tuple[int, list[str]]],
+    ) -> None:
+        """``validation_opponents(bot)``: the player count and house policies of its
+        validation match."""
+        self.engine = engine
+        self.writer = writer
+        self.referee = referee
+        self.settings = settings
+        self.opponents = validation_opponents
+        self.bots: dict[str, SubmittedBot] = {}
+        self.kit: SandboxKit | None = None
+        self.socket_dir: Path | None = None
+        self._exit = contextlib.AsyncExitStack()
+        self._pipelines: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._uploads = asyncio.Semaphore(MAX_UPLOADS)
+        self._validations: set[str] = set()
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def start(self, records: Mapping[str, BotRecord]) -> None:
+        """Make the sandbox kit (``NoSandbox`` names what the host lacks), serve the
+        sandboxes' socket, load every version, and build again what a previous run left."""
+        folder = self.settings.folder.resolve()
+        folder.mkdir(parents=True, exist_ok=True)
+        self.kit = await asyncio.to_thread(
+            SandboxKit.make, folder, self.settings.runtimes, self.settings.rust_sysroot
+        )
+        for line in self.kit.host.bounds():
+            log.info(line)
+        for name, runtime in sorted(self.kit.runtimes.items()):
+            if runtime.problem:
+                log.warning("runtime unavailable", runtime=name, problem=runtime.problem)
+        self.socket_dir = await self._exit.enter_async_context(
+            seat_socket(self.referee, self.kit.area)
+        )
+        stopped = await self.writer.call(versions.stop_unfinished, self.engine)
+        for version in await self.writer.call(versions.versions, self.engine):
+            self.bots.setdefault(version.bot_id, SubmittedBot([])).versions.append(version)
+        for version in stopped:
+            record = records.get(version.bot_id)
+            if record is not None:
+                self._pipeline(record, version)
+
+    async def stop(self) -> None:
+        for task in list(self._pipelines.values()):
+            task.cancel()
+        await asyncio.gather(*self._pipelines.values(), return_exceptions=True)
+        await self._exit.aclose()
+
+    # ------------------------------------------------------------------ reading
+
+    def is_submitted(self, bot_id: str) -> bool:
+        return bot_id in self.bots
+
+    def playing(self, bot_id: str) -> Version | None:
+        entry = self.bots.get(bot_id)
+        return versions.playing(entry.versions) if entry else None
+
+    def free_slots(self, bot_id: str) -> int:
+        entry = self.bots.get(bot_id)
+        if entry is None or self.playing(bot_id) is None:
+            return 0
+        return max(0, self.settings.concurrency - len(entry.active))
+
+    def all_versions(self, bot_id: str) -> list[Version]:
+        entry = self.bots.get(bot_id)
+        return sorted(entry.versions, key=lambda v: -v.number) if entry else []
+
+    # ------------------------------------------------------------------ matches
+
+    def command(self, bot: BotRecord, version: Version | None = None) -> CommandBot:
+        """The seat of ``bot`` (its playing version unless told) in a new match."""
+        version = version or self.playing(bot.id)
+        assert version is not None and self.kit is not None and self.socket_dir is not None
+        folder = self.kit.area / version.folder
+        manifest = read_manifest(folder, self.settings.runtimes)
+        command = self.kit.run_command(folder, manifest, self.socket_dir, self.settings.run)
+        return CommandBot(command=[], name=bot.name, sandbox=command)
+
+    def started(self, match_id: str, bot_id: str) -> None:
+        self.bots[bot_id].active.add(match_id)
+
+    async def finished(self, match: Match, seats: tuple[str, ...]) -> None:
+        """Free the bots' slots and keep each submitted seat's stderr for its author."""
+        for index, bot_id in enumerate(seats):
+            entry = self.bots.get(bot_id)
+            if entry is None or match.id not in entry.active:
+                continue
+            entry.active.discard(match.id)
+            version = self.playing(bot_id)
+            text = _stderr(match, index)
+            with contextlib.suppress(Exception):
+                await self.writer.call(
+                    versions.keep_tail,
+                    self.engine,
+                    bot_id,
+                    match.id,
+                    version.number if version else 0,
+                    text,
+                )
+
+    # ------------------------------------------------------------------ uploads
+
+    async def receive(self, bot: BotRecord, header: Header, chunks: Any) -> Version:
+        """Store one upload (``chunks``: an async iterator of bytes) as ``bot``'s next
+        version and start building it. ``UploadRefused`` names what is wrong."""
+        if self.kit is None:
+            raise UploadRefused("this ladder does not accept submissions")
+        if bot.house:
+            raise UploadRefused("house bots are not submitted")
+        if header.format not in ("tar.gz", "zip"):
+            raise UploadRefused(f"format must be tar.gz or zip, not {header.format!r}")
+        limit = self.settings.max_upload_mb * MB
+        if header.size > limit:
+            raise UploadRefused(f"the archive is {header.size:,} bytes; the limit is {limit:,}")
+        if any(v.state in versions.UNFINISHED for v in self.all_versions(bot.id)):
+            raise UploadRefused("a version of this bot is still being built or validated")
+        async with self._uploads:
+            staged = self.kit.area / f"upload-{secrets.token_hex(12)}"
+            try:
+                digest = await self._write(staged, header, chunks, limit)
+                folder_name = f"bot-{secrets.token_hex(12)}"
+                await asyncio.to_thread(self._unpack, staged, self.kit.area / folder_name)
+            finally:
+                staged.unlink(missing_ok=True)
+        folder = self.kit.area / folder_name
+        try:
+            manifest = read_manifest(folder, self.settings.runtimes)
+            self.kit.runtime(manifest)
+        except (ManifestError, NoSandbox) as exc:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise UploadRefused(str(exc)) from None
+        try:
+            version = await self.writer.call(
+                versions.add_version,
+                self.engine,
+                bot.id,
+                manifest.runtime,
+                digest,
+                header.size,
+                header.note,
+                folder_name,
+            )
+        except RegistryError as exc:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise UploadRefused(str(exc)) from None
+        self.bots.setdefault(bot.id, SubmittedBot([])).versions.append(version)
+        self._pipeline(bot, version)
+        log.info("version received", bot=bot.id, version=version.number, bytes=header.size)
+        return version
+
+    async def _write(self, staged: Path, header: Header, chunks: Any, limit: int) -> str:
+        digest = hashlib.sha256()
+        received = 0
+        fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            async for chunk in chunks:
+                received += len(chunk)
+                if received > header.size or received > limit:
+                    raise UploadRefused(
+                        f"more bytes than the header's size ({header.size:,}) were sent"
+                    )
+                digest.update(chunk)
+                out.write(chunk)
+        if received != header.size:
+            raise UploadRefused(f"{received:,} bytes received; the header said {header.size:,}")
+        if digest.hexdigest() != header.sha256.lower():
+            raise UploadRefused("the archive's SHA-256 differs from the header's: upload again")
+        return digest.hexdigest()
+
+    def _unpack(self, archive: Path, folder: Path) -> None:
+        limits = Limits(self.settings.max_unpacked_mb * MB, self.settings.max_files)
+        try:
+            unpack(archive, folder, limits)
+        except ArchiveError as exc:
+            raise UploadRefused(f"archive refused: {exc}") from None
+        os.chmod(folder, 0o755)
+
+    # ------------------------------------------------------------------ build and validate
+
+    def _pipeline(self, bot: BotRecord, version: Version) -> None:
+        key = (bot.id, version.number)
+        task = asyncio.get_running_loop().create_task(self._prepare(bot, version))
+        self._pipelines[key] = task
+        task.add_done_callback(lambda _: self._pipelines.pop(key, None))
+
+    async def _prepare(self, bot: BotRecord, version: Version) -> None:
+        try:
+            await self._build_and_validate(bot, version)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.exception("version pipeline failed", bot=bot.id, version=version.number)
+            await self._set(version, "build_failed", f"internal error: {type(exc).__name__}")
+
+    async def _build_and_validate(self, bot: BotRecord, version: Version) -> None:
+        assert self.kit is not None
+        folder = self.kit.area / version.folder
+        manifest = read_manifest(folder, self.settings.runtimes)
+        version = await self._set(version, "building", "building")
+        built = await self.kit.build(folder, manifest, self.settings.build)
+        if built is not None and not built.ok:
+            await self._set(version, "build_failed", built.summary, build_log=built.log)
+            return
+        build_summary = built.summary if built is not None else "nothing to build"
+        version = await self._set(
+            version,
+            "validating",
+            f"{build_summary}; validating",
+            build_log=built.log if built is not None else "",
+        )
+        ok, summary, validation_log = await self._validate(bot, version)
+        await self._set(
+            version,
+            "ready" if ok else "validation_failed",
+            f"{build_summary}; {summary}",
+            validation_log=validation_log,
+        )
+
+    async def _validate(self, bot: BotRecord, version: Version) -> tuple[bool, str, str]:
+        """One unrated match against house policies: clean only if the bot played it to
+        the end without a failure of its own."""
+        players, policies = self.opponents(bot)
+        game = get_game(bot.game)
+        settings = MatchSettings(
+            game=game.name,
+            config=GameConfig(players=players, variant=bot.variant),
+            seed=draw_seed(),
+            time_control=self.settings.validation_time,
+            failure_policy=FailurePolicy.FORFEIT,
+            join_timeout_ms=60_000,
+        )
+        local = {
+            seat: LocalBot(make_policy(policy, game.name, draw_seed()), f"house-{policy}")
+            for seat, policy in enumerate(policies, start=1)
+        }
+        try:
+            match, _ = self.referee.create_match(
+                settings, local=local, commands={0: self.command(bot, version)}
+            )
+        except TooManyMatches as exc:
+            return False, f"validation not played: {exc}", ""
+        self._validations.add(match.id)
+        try:
+            await match.finished.wait()
+        finally:
+            self._validations.discard(match.id)
+        result = match.result
+        tail = _stderr(match, 0)
+        if result is None or not result.seats:
+            return False, "validation failed: the match did not end", tail
+        own = result.seats[0]
+        line = f"validation match {match.id}: {own.reason.name}"
+        if own.detail:
+            line += f": {own.detail}"
+        report = f"{line}\n--- stderr (last lines) ---\n{tail}"
+        if result.reason in (Reason.ABORTED, Reason.VOIDED):
+            return False, f"validation not completed: {result.reason.name}", report
+        if own.reason is not Reason.COMPLETED:
+            return False, f"validation failed: {own.reason.name}: {own.detail}"[:400], report
+        return True, f"validated (match {match.id})", report
+
+    async def _set(self, version: Version, state: str, summary: str, **logs: str) -> Version:
+        updated = await self.writer.call(
+            versions.set_state, self.engine, version.bot_id, version.number, state, summary, **logs
+        )
+        entry = self.bots.setdefault(version.bot_id, SubmittedBot([]))
+        entry.versions = [updated if v.number == updated.number else v for v in entry.versions]
+        return updated
+
+    async def pin(self, bot_id: str, number: int) -> None:
+        entry = self.bots.get(bot_id)
+        if entry is None:
+            raise RegistryError("bot_id: this bot has no versions")
+        await self.writer.call(versions.pin, self.engine, bot_id, number)
+        entry.versions = await self.writer.call(versions.versions, self.engine, bot_id)
+
+
+def _stderr(match: Match, seat: int) -> str:
+    """What a launched seat's bot last wrote on stderr (bounded by the referee's reader)."""
+    found = match.seats[seat]
+    return found.stderr_tail.decode("utf-8", "replace") if isinstance(found, RemoteSeat) else ""
