@@ -23,6 +23,7 @@ async def serve(
     from server.app import AddressInUse, Unprotected
     from server.load import monitoring
     from tournament.ladder_service.app import running_ladder
+    from tournament.submissions.kit import NoSandbox
 
     configure(args.log_level)
     engine = open_database(args.db, create_folder=True)
@@ -44,8 +45,17 @@ async def serve(
                 file=sys.stderr,
                 flush=True,
             )
+            if service.submitted is not None and service.submitted.kit is not None:
+                kit = service.submitted.kit
+                usable = [name for name, r in sorted(kit.runtimes.items()) if not r.problem]
+                print(
+                    f"kassen ladder: submissions on ({', '.join(usable)}); "
+                    + "; ".join(kit.host.bounds()),
+                    file=sys.stderr,
+                    flush=True,
+                )
             await stop.wait()
-    except (AddressInUse, Unprotected) as exc:
+    except (AddressInUse, Unprotected, NoSandbox) as exc:
         raise UsageError(str(exc)) from None
     finally:
         engine.dispose()

@@ -20,6 +20,8 @@ from pathlib import Path
 
 from server.sandbox.host import Host
 
+#: Each process's bots' cgroups are in a folder named by this and its pid.
+OWNER_PREFIX = "owner-"
 #: The CPU hard limit is this many seconds above the soft one: SIGXCPU first, SIGKILL after.
 CPU_HARD_MARGIN_S = 5
 
@@ -38,7 +40,9 @@ class BotCgroup:
 
     @classmethod
     def create(cls, host: Host, bounds: Bounds, name: str = "") -> BotCgroup:
-        name = name or f"bot-{secrets.token_hex(6)}"
+        """A new cgroup, under this process's own folder (``sweep_dead`` finds those of
+        processes that died without removing theirs)."""
+        name = name or f"{OWNER_PREFIX}{os.getpid()}/bot-{secrets.token_hex(6)}"
         folders = []
         if host.memory_cgroup is not None:
             memory = host.memory_cgroup / name
@@ -108,6 +112,26 @@ class BotCgroup:
                     break
                 except OSError:
                     time.sleep(0.01)
+
+
+def sweep_dead(host: Host) -> int:
+    """Kill what is left in the cgroups of Kassen processes that are gone (a ladder killed
+    with ``kill -9`` cannot remove its bots' cgroups; their bubblewrap died with it, so they
+    are normally empty) and remove them; how many were removed."""
+    removed = 0
+    for hierarchy in (host.memory_cgroup, host.pids_cgroup):
+        if hierarchy is None or not hierarchy.is_dir():
+            continue
+        for owner in hierarchy.iterdir():
+            pid = owner.name.removeprefix(OWNER_PREFIX)
+            if not owner.is_dir() or not pid.isdigit() or Path(f"/proc/{pid}").exists():
+                continue
+            for child in [c for c in owner.iterdir() if c.is_dir()]:
+                BotCgroup((child,)).remove()
+                removed += 1
+            with contextlib.suppress(OSError):
+                owner.rmdir()
+    return removed
 
 
 def _write(path: Path, value: int) -> None:

@@ -110,3 +110,47 @@ def test_a_house_bot_may_be_the_search_bot_with_parameters(tmp_path: Path) -> No
 def test_an_unreadable_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(LadderConfigError, match=r"cannot read .*missing\.toml"):
         load_settings(tmp_path / "missing.toml")
+
+
+def test_submissions_are_off_unless_a_section_turns_them_on(tmp_path: Path) -> None:
+    path = tmp_path / "ladder.toml"
+    path.write_text('[ladder]\npools = ["rumble-nation/base/2"]\n')
+    assert load_settings(path).submissions is None
+    path.write_text(
+        '[ladder]\npools = ["rumble-nation/base/2"]\n'
+        '[submissions]\nenabled = true\nfolder = "/srv/kassen"\nruntimes = ["python", "go"]\n'
+        "max_upload_mb = 8\nconcurrency = 3\nbuild_time_s = 120\nmemory_mb = 256\n"
+        'processes = 32\ncpu_s = 60\ntmpfs_mb = 16\nrust_sysroot = "/opt/rust"\n'
+    )
+    found = load_settings(path).submissions
+    assert found is not None and found.enabled
+    assert (found.folder, found.runtimes, found.max_upload_mb, found.concurrency) == (
+        Path("/srv/kassen"),
+        ("python", "go"),
+        8,
+        3,
+    )
+    assert (found.build.time_s, found.run.memory_mb, found.run.processes) == (120, 256, 32)
+    assert (found.run.cpu_s, found.run.tmpfs_mb, found.rust_sysroot) == (60, 16, Path("/opt/rust"))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("enabled = 1", "submissions.enabled must be true or false"),
+        ('runtimes = ["cobol"]', "submissions.runtimes must list some of python"),
+        ("memory_mb = 0", "submissions.memory_mb must be a whole number from 16"),
+        (
+            "concurency = 2",
+            "unknown key in [submissions] 'concurency' (did you mean 'concurrency'?)",
+        ),
+        ("folder = 3", "submissions.folder must be a path"),
+    ],
+)
+def test_submission_mistakes_name_the_key(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "ladder.toml"
+    path.write_text(f"[submissions]\n{text}\n")
+    with pytest.raises(LadderConfigError) as error:
+        load_settings(path)
+    assert message in str(error.value)
+    assert "\n" not in str(error.value)

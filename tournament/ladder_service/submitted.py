@@ -34,6 +34,7 @@ from server.referee import CommandBot, LocalBot, Referee, TooManyMatches
 from server.results import Reason
 from server.sandbox.build import BuildLimits
 from server.sandbox.process import SandboxLimits
+from server.sandbox.runtimes import unreachable
 from server.sandbox.seat_socket import seat_socket
 from server.seats import RemoteSeat
 from server.settings import FailurePolicy, MatchSettings, TimeControl
@@ -124,7 +125,13 @@ class SubmittedBots:
         """Make the sandbox kit (``NoSandbox`` names what the host lacks), serve the
         sandboxes' socket, load every version, and build again what a previous run left."""
         folder = self.settings.folder.resolve()
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise NoSandbox(f"submissions.folder {folder}: {exc.strerror or exc}") from None
+        problem = unreachable(folder)
+        if problem:
+            raise NoSandbox(f"submissions.folder: {problem}")
         self.kit = await asyncio.to_thread(
             SandboxKit.make, folder, self.settings.runtimes, self.settings.rust_sysroot
         )

@@ -14,12 +14,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import structlog
+
 from server.sandbox.build import BuildLimits, BuildResult, build
 from server.sandbox.bwrap import Sandboxed, new_folder, sandbox_area
+from server.sandbox.cgroup import sweep_dead
 from server.sandbox.host import Host, detect
 from server.sandbox.process import SandboxedCommand, SandboxLimits
 from server.sandbox.runtimes import Runtime, host_runtimes, make_python_folder
 from tournament.submissions.manifest import RUNTIMES, Manifest
+
+log = structlog.get_logger("kassen.sandbox")
 
 DEFAULT_BUILD = BuildLimits()
 DEFAULT_RUN = SandboxLimits()
@@ -47,6 +52,9 @@ class SandboxKit:
         host = detect()
         if host.problem:
             raise NoSandbox(host.problem)
+        swept = sweep_dead(host)
+        if swept:
+            log.info("removed cgroups left by a stopped process", count=swept)
         area = sandbox_area(parent)
         python = make_python_folder(new_folder(area, "python")) if "python" in allowed else None
         return cls(host, area, host_runtimes(python, rust_sysroot, allowed))

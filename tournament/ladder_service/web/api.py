@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from tournament.ladder_service import versions
 from tournament.ladder_service.registry import BotRecord, MatchRow
 from tournament.ladder_service.service import PoolKey
 from tournament.ladder_service.web import data
@@ -131,7 +132,9 @@ async def bot_page(request: Request) -> tuple[BotRecord, dict[str, Any]]:
     found = await find_bot(request)
     source = source_of(request)
     recent = await source.db(data.load_matches, source.engine, found.id, data.RECENT, None)
-    return found, data.bot_info(await standings_of(request), found, recent)
+    found_versions = await source.db(versions.versions, source.engine, found.id)
+    info = data.bot_info(await standings_of(request), found, recent)
+    return found, {**info, **data.submission_info(found, found_versions)}
 
 
 async def pools(request: Request) -> Response:

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import Engine
 
 from games import get_game
-from tournament.ladder_service import registry
+from tournament.ladder_service import registry, versions
 from tournament.ladder_service.registry import BotRecord, MatchRow
+from tournament.ladder_service.versions import Version
 from tournament.ladder_service.web.source import PoolView, Standings
 
 #: How many of a bot's latest matches its page lists and counts failures in.
@@ -173,6 +174,25 @@ def bot_info(standings: Standings, bot: BotRecord, recent: MatchList) -> dict[st
         "counted_matches": len(matches),
         "standings": standings_rows,
         "matches": match_list(standings, recent),
+    }
+
+
+def submission_info(bot: BotRecord, found: Sequence[Version]) -> dict[str, Any]:
+    """What the public may know of how a bot is run: its kind, the version that plays and
+    how far the newest got (never its logs: those are its author's)."""
+    if bot.house:
+        return {"kind": "house"}
+    if not found:
+        return {"kind": "connected"}
+    playing = versions.playing(list(found))
+    newest = max(found, key=lambda v: v.number)
+    return {
+        "kind": "submitted",
+        "playing_version": playing.number if playing else None,
+        "runtime": (playing or newest).runtime,
+        "newest_version": newest.number,
+        "newest_state": newest.state.replace("_", " "),
+        "pinned": bool(playing and playing.pinned),
     }
 
 
