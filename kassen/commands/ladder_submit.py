@@ -58,12 +58,14 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     listing = actions.add_parser("versions", help="the versions of your submitted bot")
     _bot_flags(listing)
+    _organiser_flag(listing)
     listing.set_defaults(run=run_versions)
 
     log = actions.add_parser(
         "log", help="a version's build and validation logs, or your bot's stderr in a match"
     )
     _bot_flags(log)
+    _organiser_flag(log)
     which = log.add_mutually_exclusive_group(required=True)
     which.add_argument("--version", type=int, help="a version's build and validation logs")
     which.add_argument("--match", default="", help="the bot's stderr in this match")
@@ -85,6 +87,12 @@ def _bot_flags(parser: argparse.ArgumentParser) -> None:
         "--address",
         default=DEFAULT_GRPC,
         help=f"the ladder's gRPC address (default {DEFAULT_GRPC})",
+    )
+
+
+def _organiser_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bot", default="", metavar="BOT_ID", help="another bot's (with the organiser token)"
     )
 
 
@@ -200,7 +208,9 @@ def run_versions(args: argparse.Namespace) -> int:
     answer = _call(
         args.address,
         token,
-        lambda stub, md: stub.ListVersions(lpb.ListVersionsRequest(), metadata=md, timeout=30),
+        lambda stub, md: stub.ListVersions(
+            lpb.ListVersionsRequest(bot_id=args.bot), metadata=md, timeout=30
+        ),
         "the versions",
     )
     if not answer.versions:
@@ -217,7 +227,7 @@ def run_log(args: argparse.Namespace) -> int:
     from kassen.v1 import ladder_pb2 as lpb
 
     token = _token(args)
-    request = lpb.GetBotLogRequest(version=args.version or 0, match_id=args.match)
+    request = lpb.GetBotLogRequest(bot_id=args.bot, version=args.version or 0, match_id=args.match)
     answer = _call(
         args.address,
         token,
