@@ -29,7 +29,9 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="run a continuous ladder: bots register and connect, house bots always play",
         description="Run the ladder service: the referee, matchmaking, ratings and the web "
         "page in one process. Bots register (kassen ladder register), connect with their token "
-        "(kassen bot ladder) and are given matches; house bots are always available. "
+        "(kassen bot ladder) and are given matches, or are uploaded (kassen ladder submit) and "
+        "run by the ladder in a sandbox when ladder.toml turns submissions on; house bots are "
+        "always available. "
         "Stop it with Ctrl-C: running matches end ABORTED and are recorded as voided; a restart "
         "carries on from the database. docs/ladder.md explains tokens, admin calls, "
         "PostgreSQL and backups.",

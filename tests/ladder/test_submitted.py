@@ -441,3 +441,35 @@ def _wait_for_port(port: int, within_s: float = 60) -> None:
         except OSError:
             assert time.monotonic() < deadline, f"the ladder never listened on {port}"
             time.sleep(0.1)
+
+
+def test_a_version_being_built_when_the_ladder_stops_is_built_at_the_next_start(
+    passable: Path,
+) -> None:
+    """Its state says ``stopped`` in between; nothing is lost and the restarted ladder
+    finishes it (the build below sleeps the first time only: its folder remembers)."""
+    slow_once = "if [ -f once ]; then exit 0; fi; touch once; sleep 600"
+
+    async def body() -> None:
+        engine = connect(f"sqlite:///{passable / 'ladder.sqlite'}")
+        server = ServerSettings(admin_token=ORGANISER)
+        async with (
+            running_ladder(engine, settings(passable), server_settings=server) as service,
+            grpc.aio.insecure_channel(service.referee.address) as channel,
+        ):
+            stub = lrpc.LadderStub(channel)
+            _bot_id, token = await register(stub, "interrupted")
+            await stub.SubmitBot(iter(upload(python_bot(build=slow_once))), metadata=bearer(token))
+            deadline = time.monotonic() + 30
+            while not list((passable / "subs" / "sandbox-area").glob("bot-*/once")):
+                assert time.monotonic() < deadline, "the build never started"
+                await asyncio.sleep(0.1)
+        async with (
+            running_ladder(engine, settings(passable), server_settings=server) as service,
+            grpc.aio.insecure_channel(service.referee.address) as channel,
+        ):
+            stub = lrpc.LadderStub(channel)
+            version = await until_state(stub, token, 1)
+            assert version.state == "ready", version.summary
+
+    asyncio.run(asyncio.wait_for(body(), 240))
