@@ -289,4 +289,6 @@ def _call(address: str, token: str | None, call: Any, what: str) -> Any:
         except grpc.RpcError as exc:
             code = exc.code().name if hasattr(exc, "code") else "ERROR"
             details = exc.details() if hasattr(exc, "details") else str(exc)
+            if code == "UNAVAILABLE":
+                raise UsageError(f"cannot reach the ladder at {address}: {details}") from None
             raise UsageError(f"the ladder refused {what} ({code}): {details}") from None
