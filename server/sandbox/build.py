@@ -18,7 +18,7 @@ from pathlib import Path
 
 from server.sandbox.bwrap import Sandboxed, sandbox_argv
 from server.sandbox.cgroup import BotCgroup, Bounds
-from server.sandbox.host import Host
+from server.sandbox.host import OUTSIDE_USER, Host
 
 MB = 1024 * 1024
 CHECK_EVERY_S = 1.0
@@ -52,6 +52,26 @@ async def build(host: Host, box: Sandboxed, limits: BuildLimits = DEFAULT_LIMITS
     """Run ``box.command`` with ``box.bot_dir`` writable; never raises for what the build
     does (a failure is a result), only when no sandbox can be made."""
     box = replace(box, writable_bot=True, tmpfs_bytes=limits.tmpfs_mb * MB, socket_dir=None)
+    await asyncio.to_thread(hand_over, box.bot_dir, OUTSIDE_USER)
+    try:
+        return await _build(host, box, limits)
+    finally:
+        # Back to us, so no later sandbox (the same user) can change what was built.
+        await asyncio.to_thread(hand_over, box.bot_dir, os.geteuid())
+
+
+def hand_over(folder: Path, uid: int) -> None:
+    """Make ``folder``'s tree ``uid``'s (the sandbox user writes during a build only; a
+    process that is not root cannot give files away, and needs not: it is the sandbox user)."""
+    if os.geteuid() != 0:
+        return
+    os.lchown(folder, uid, uid)
+    for root, folders, files in os.walk(folder):
+        for name in folders + files:
+            os.lchown(os.path.join(root, name), uid, uid)
+
+
+async def _build(host: Host, box: Sandboxed, limits: BuildLimits) -> BuildResult:
     cgroup = await asyncio.to_thread(
         BotCgroup.create,
         host,
