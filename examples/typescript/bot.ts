@@ -4,7 +4,9 @@
 //
 // The ticket comes from the file named by KASSEN_TICKET_FILE if it is set (a bot the referee
 // launches gets it that way: a pipe it can read once, so no other process finds the ticket in
-// its environment), else from KASSEN_TICKET (for a bot started by hand).
+// its environment), else from KASSEN_TICKET (for a bot started by hand). KASSEN_ADDRESS is
+// host:port, or unix:PATH for a Unix socket (what a bot in a ladder's sandbox gets; grpc-js
+// dials both).
 //
 // In ladder mode it keeps a Ladder/Seek stream open and plays every match the ladder assigns:
 //
@@ -16,7 +18,7 @@
 // touch.
 
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import * as grpc from "@grpc/grpc-js";
@@ -40,8 +42,10 @@ const BOT_NAME = "typescript-example";
 const EXIT_DISPLACED = 3;
 const DISPLACED_LINE = "displaced: another connection took this seat over";
 
-// The compiled script lives in examples/typescript/dist/, the protos in <repo>/proto/.
-const PROTO_ROOT = path.resolve(__dirname, "..", "..", "..", "proto");
+// The compiled script lives in examples/typescript/dist/, the protos in <repo>/proto/. A
+// submitted copy of this folder has no repository around it: it carries a copy in proto/, made
+// by the `prepare` step of kassen-bot.toml (second: in a checkout, that copy may be older).
+const PROTO_ROOTS = [path.resolve(__dirname, "..", "..", "..", "proto"), path.resolve(__dirname, "..", "proto")];
 
 // gRPC codes after which rejoining cannot help (wrong ticket, malformed messages...).
 const FATAL = new Set<grpc.status>([
@@ -473,8 +477,13 @@ async function main(): Promise<number> {
   }
 
   // Load the service definitions from the .proto files at run time.
+  const protoRoot = PROTO_ROOTS.find((folder) => existsSync(path.join(folder, "kassen", "v1", "referee.proto")));
+  if (protoRoot === undefined) {
+    process.stderr.write(`error: no kassen/v1/referee.proto in ${PROTO_ROOTS.join(" or ")}\n`);
+    return 2;
+  }
   const definition = protoLoader.loadSync(["kassen/v1/referee.proto", "kassen/v1/ladder.proto"], {
-    includeDirs: [PROTO_ROOT],
+    includeDirs: [protoRoot],
     keepCase: true,
     longs: String, // uint64 as decimal strings: exact round trip of request_id and nonce
     enums: String,
@@ -487,7 +496,7 @@ async function main(): Promise<number> {
   const address = process.env.KASSEN_ADDRESS ?? "";
   if (!address) {
     process.stderr.write(
-      "error: set KASSEN_ADDRESS (host:port) and the seat's ticket (KASSEN_TICKET_FILE or KASSEN_TICKET), or use ladder mode (--ladder ADDRESS --token-file FILE)\n",
+      "error: set KASSEN_ADDRESS (host:port or unix:PATH) and the seat's ticket (KASSEN_TICKET_FILE or KASSEN_TICKET), or use ladder mode (--ladder ADDRESS --token-file FILE)\n",
     );
     return 2;
   }

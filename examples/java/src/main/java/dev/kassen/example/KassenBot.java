@@ -29,17 +29,19 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * A minimal Kassen bot: joins one seat over gRPC, places as many soldiers as the dice allow,
  * otherwise answers at random, and rejoins once if its stream drops. If another connection takes
  * its seat over (a "displaced" notice) it stops without rejoining and exits with code 3.
  *
- * <p>Environment: KASSEN_ADDRESS (host:port, plaintext gRPC); the seat ticket, read from the
- * file named by KASSEN_TICKET_FILE if it is set (a bot the referee launches gets it that way: a
- * pipe it can read once, so no other process finds the ticket in its environment), else from
- * KASSEN_TICKET (for a bot started by hand); optional KASSEN_SEED (seeds the random choices,
- * default 1).
+ * <p>Environment: KASSEN_ADDRESS (host:port, or unix:PATH for a Unix socket, as a bot in a
+ * ladder's sandbox gets; plaintext gRPC); the seat ticket, read from the file named by
+ * KASSEN_TICKET_FILE if it is set (a bot the referee launches gets it that way: a pipe it can
+ * read once, so no other process finds the ticket in its environment), else from KASSEN_TICKET
+ * (for a bot started by hand); optional KASSEN_SEED (seeds the random choices, default 1).
  *
  * <p>Ladder mode ({@link LadderMode}): {@code --ladder ADDRESS --token-file FILE [--matches N]
  * [--concurrency N]} (or KASSEN_LADDER_ADDRESS and KASSEN_TOKEN_FILE) keeps a Ladder/Seek stream
@@ -77,8 +79,8 @@ public final class KassenBot {
 
     String address = System.getenv("KASSEN_ADDRESS");
     if (address == null || address.isEmpty()) {
-      System.err.println("java-example: set KASSEN_ADDRESS and the seat's ticket"
-          + " (KASSEN_TICKET_FILE or KASSEN_TICKET), or use ladder mode"
+      System.err.println("java-example: set KASSEN_ADDRESS (host:port or unix:PATH) and the"
+          + " seat's ticket (KASSEN_TICKET_FILE or KASSEN_TICKET), or use ladder mode"
           + " (--ladder ADDRESS --token-file FILE)");
       System.exit(2);
     }
@@ -91,12 +93,33 @@ public final class KassenBot {
       return;
     }
 
-    ManagedChannel channel =
-        Grpc.newChannelBuilder(address, InsecureChannelCredentials.create()).build();
+    ManagedChannel channel = openChannel(address);
     KassenBot bot = new KassenBot(seed);
     int code = bot.play(RefereeGrpc.newStub(channel), ticket);
     channel.shutdownNow().awaitTermination(2, TimeUnit.SECONDS);
     System.exit(code);
+  }
+
+  /**
+   * Netty's loggers that warn about what a Unix socket in a sandbox lacks (held: the logging
+   * framework forgets the level of a logger nobody references).
+   */
+  private static final List<Logger> UNIX_SOCKET_NOISE =
+      List.of(
+          // gRPC asks every connection for TCP keepalive: "Unknown channel option 'SO_KEEPALIVE'".
+          Logger.getLogger("io.grpc.netty.shaded.io.netty.bootstrap.Bootstrap"),
+          // A sandbox has no network interface: "Failed to find a usable hardware address".
+          Logger.getLogger("io.grpc.netty.shaded.io.netty.util.internal.MacAddressUtil"));
+
+  /**
+   * A plaintext channel to {@code address}: host:port, or unix:PATH (grpc-java's "unix" name
+   * resolver and Netty's epoll transport, both in grpc-netty-shaded, dial the socket).
+   */
+  static ManagedChannel openChannel(String address) {
+    if (address.startsWith("unix:")) {
+      UNIX_SOCKET_NOISE.forEach(logger -> logger.setLevel(Level.SEVERE));
+    }
+    return Grpc.newChannelBuilder(address, InsecureChannelCredentials.create()).build();
   }
 
   /**

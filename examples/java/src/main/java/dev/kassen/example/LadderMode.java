@@ -7,8 +7,6 @@ import dev.kassen.v1.RefereeGrpc;
 import dev.kassen.v1.SeekRequest;
 import dev.kassen.v1.SeekResponse;
 import io.grpc.Context;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
@@ -159,8 +157,7 @@ final class LadderMode {
       System.err.println("java-example: the token file " + options.tokenFile() + " is empty");
       return 2;
     }
-    ManagedChannel channel =
-        Grpc.newChannelBuilder(options.address(), InsecureChannelCredentials.create()).build();
+    ManagedChannel channel = KassenBot.openChannel(options.address());
     try {
       return new LadderMode(options, seed, channel, token).seekAndPlay();
     } finally {
