@@ -32,7 +32,7 @@ from games.policies import make_policy
 from server.app import running_server
 from server.referee import LocalBot
 from server.sandbox.host import detect
-from server.sandbox.runtimes import unreachable
+from server.sandbox.runtimes import host_runtimes, unreachable
 from server.settings import MatchSettings, TimeControl
 from tests.crosslang.test_examples import built
 from tests.crosslang.test_examples import environment as example_environment
@@ -127,6 +127,10 @@ def test_submitted_example_builds_in_the_sandbox_and_completes_a_match(
                 " (Debian: apt-get install protobuf-compiler)"
             )
         extra |= request.getfixturevalue("rust_environment")
+    sysroot = extra.get("KASSEN_RUST_SYSROOT")
+    runtime = host_runtimes(None, Path(sysroot) if sysroot else None, (language,))[language]
+    if runtime.problem:
+        pytest.skip(f"{language}: skipped: the sandbox cannot use it here ({runtime.problem})")
     folder = _copy_example(language, tmp_path / "src")
     seat = f"sub:{folder}"
     started = time.monotonic()
