@@ -8,6 +8,9 @@
 //
 //   KASSEN_ADDRESS=127.0.0.1:50051 KASSEN_TICKET=... [KASSEN_SEED=1] build/kassen_bot
 //
+// KASSEN_ADDRESS is host:port, or unix:PATH (also unix:///PATH) for a referee on a Unix socket,
+// as in a ladder's sandbox: gRPC's channel takes both as they are.
+//
 // The ticket comes from the file named by KASSEN_TICKET_FILE if it is set (a bot the referee
 // launches gets it that way: a pipe it can read once, so no other process finds the ticket in
 // its environment), else from KASSEN_TICKET (for a bot started by hand).
@@ -506,8 +509,9 @@ int main(int argc, char** argv) {
   const char* address = std::getenv("KASSEN_ADDRESS");
   if (!address || !*address) {
     std::cerr << kBotName
-              << ": set KASSEN_ADDRESS (host:port) and the seat's ticket (KASSEN_TICKET_FILE or"
-                 " KASSEN_TICKET), or use ladder mode (--ladder ADDRESS --token-file FILE)"
+              << ": set KASSEN_ADDRESS (host:port or unix:PATH) and the seat's ticket"
+                 " (KASSEN_TICKET_FILE or KASSEN_TICKET), or use ladder mode"
+                 " (--ladder ADDRESS --token-file FILE)"
               << std::endl;
     return 2;
   }

@@ -10,6 +10,9 @@
 //
 //	KASSEN_ADDRESS=127.0.0.1:50051 KASSEN_TICKET=... examples/go/run.sh
 //
+// KASSEN_ADDRESS is host:port, or unix:PATH (also unix:///PATH) for a referee on a Unix socket,
+// as in a ladder's sandbox: gRPC's "unix" resolver takes both as they are.
+//
 // The ticket comes from the file named by KASSEN_TICKET_FILE if it is set (a bot the referee
 // launches gets it that way: a pipe it can read once, so no other process finds the ticket in
 // its environment), else from KASSEN_TICKET (for a bot started by hand).
@@ -243,7 +246,7 @@ func run() int {
 
 	address := os.Getenv("KASSEN_ADDRESS")
 	if address == "" {
-		fmt.Fprintln(os.Stderr, botName+": set KASSEN_ADDRESS (host:port) and the seat's ticket"+
+		fmt.Fprintln(os.Stderr, botName+": set KASSEN_ADDRESS (host:port or unix:PATH) and the seat's ticket"+
 			" (KASSEN_TICKET_FILE or KASSEN_TICKET), or use ladder mode (--ladder ADDRESS --token-file FILE)")
 		return 2
 	}

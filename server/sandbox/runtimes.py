@@ -191,7 +191,23 @@ def _rust(
         mounts=common,
         path=(str(sysroot / "bin"),),
         env={**env, "CARGO_HOME": "/tmp/cargo", "CARGO_NET_OFFLINE": "true"},
-        problem=unreachable(sysroot),
+        problem=_rust_problem(sysroot),
+    )
+
+
+def _rust_problem(sysroot: Path) -> str | None:
+    """Why the sandbox cannot use ``sysroot``, and what to do about it."""
+    if sysroot.resolve().is_relative_to("/tmp"):
+        # Each sandbox has its own /tmp, which hides whatever the host has there.
+        return (
+            f"{sysroot} is under /tmp, which each sandbox replaces with its own: put it elsewhere"
+        )
+    problem = unreachable(sysroot)
+    if problem is None:
+        return None
+    return (
+        f"{problem}; set KASSEN_RUST_SYSROOT to a copy it can reach"
+        ' (e.g. cp -al "$(rustc --print sysroot)" /srv/rust, on the same filesystem)'
     )
 
 

@@ -9,6 +9,7 @@ both use it, so a bot author's local match starts the bot exactly as the ladder 
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +27,9 @@ from tournament.submissions.manifest import RUNTIMES, Manifest
 
 log = structlog.get_logger("kassen.sandbox")
 
+#: A Rust toolchain folder for the rust runtime, instead of ``rustc --print sysroot``: for a
+#: host whose toolchain lives where the sandbox user cannot reach it (rustup under /root).
+RUST_SYSROOT_ENV = "KASSEN_RUST_SYSROOT"
 DEFAULT_BUILD = BuildLimits()
 DEFAULT_RUN = SandboxLimits()
 
@@ -48,7 +52,10 @@ class SandboxKit:
         rust_sysroot: Path | None = None,
     ) -> SandboxKit:
         """Detect the host and prepare ``parent/sandbox-area`` (``parent`` and the folders
-        above it must let other users pass). Raises ``NoSandbox`` naming what is missing."""
+        above it must let other users pass). Raises ``NoSandbox`` naming what is missing.
+        ``rust_sysroot`` defaults to ``$KASSEN_RUST_SYSROOT`` when that is set."""
+        if rust_sysroot is None and os.environ.get(RUST_SYSROOT_ENV):
+            rust_sysroot = Path(os.environ[RUST_SYSROOT_ENV])
         host = detect()
         if host.problem:
             raise NoSandbox(host.problem)

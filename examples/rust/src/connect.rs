@@ -1,0 +1,60 @@
+//! The connection to the referee named by `KASSEN_ADDRESS`: `host:port` over TCP, or
+//! `unix:PATH` / `unix:///PATH` over a Unix socket (a ladder's sandbox has no network, only the
+//! referee's socket). tonic dials TCP by itself; for a socket it is given a connector that opens
+//! the socket for every connection, and the `http://` URI it still needs is never dialled.
+
+use hyper_util::rt::TokioIo;
+use tokio::net::UnixStream;
+use tonic::transport::{Channel, Endpoint, Uri};
+use tower::service_fn;
+
+/// The socket path of a `unix:` address, or None for `host:port`.
+pub fn unix_path(address: &str) -> Option<&str> {
+    let rest = address.strip_prefix("unix:")?;
+    // unix:///run/x.sock (URI form, empty authority) and unix:/run/x.sock name the same path.
+    Some(rest.strip_prefix("//").unwrap_or(rest))
+}
+
+/// A connected channel to `address` (`host:port`, `unix:PATH` or `unix:///PATH`).
+pub async fn channel(address: &str) -> Result<Channel, String> {
+    let Some(path) = unix_path(address) else {
+        return Endpoint::from_shared(format!("http://{address}"))
+            .map_err(|e| format!("bad KASSEN_ADDRESS {address:?}: {e}"))?
+            .connect()
+            .await
+            .map_err(|e| format!("cannot connect to {address}: {e}"));
+    };
+    if path.is_empty() {
+        return Err(format!(
+            "bad KASSEN_ADDRESS {address:?}: no socket path after unix:"
+        ));
+    }
+    let path = path.to_owned();
+    // The authority is only what HTTP/2 sends as :authority; the connector ignores the URI.
+    Endpoint::from_static("http://localhost")
+        .connect_with_connector(service_fn(move |_: Uri| {
+            let path = path.clone();
+            async move { Ok::<_, std::io::Error>(TokioIo::new(UnixStream::connect(path).await?)) }
+        }))
+        .await
+        .map_err(|e| format!("cannot connect to {address}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unix_path;
+
+    #[test]
+    fn unix_addresses_name_their_path() {
+        assert_eq!(
+            unix_path("unix:/run/kassen/referee.sock"),
+            Some("/run/kassen/referee.sock")
+        );
+        assert_eq!(
+            unix_path("unix:///run/kassen/referee.sock"),
+            Some("/run/kassen/referee.sock")
+        );
+        assert_eq!(unix_path("unix:relative.sock"), Some("relative.sock"));
+        assert_eq!(unix_path("127.0.0.1:50051"), None);
+    }
+}
