@@ -91,14 +91,15 @@ def sandbox_argv(host: Host, box: Sandboxed) -> list[str]:
             argv += ["--symlink", target, link]
     for path in ETC_FILES:
         argv += ["--ro-bind-try", path, path]
-    for folder in box.read_only:
-        argv += ["--ro-bind", str(folder), str(folder)]
-    for outside, inside in box.mounts:
-        argv += ["--ro-bind", str(outside), inside]
     argv += ["--proc", "/proc", "--dev", "/dev"]
     # Shared memory is a tmpfs too, capped like /tmp: /dev/shm is a way round a memory bound.
     argv += ["--size", str(box.tmpfs_bytes), "--tmpfs", "/tmp"]
     argv += ["--size", str(box.tmpfs_bytes), "--tmpfs", "/dev/shm"]
+    # After the tmpfs: a toolchain kept under the host's /tmp is shown on top of the private one.
+    for folder in box.read_only:
+        argv += ["--ro-bind", str(folder), str(folder)]
+    for outside, inside in box.mounts:
+        argv += ["--ro-bind", str(outside), inside]
     argv += ["--bind" if box.writable_bot else "--ro-bind", str(box.bot_dir), BOT_DIR]
     if box.socket_dir is not None:
         # Read-only: connecting to a socket needs no write access to its folder, and a bot
