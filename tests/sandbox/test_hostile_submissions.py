@@ -24,6 +24,7 @@ import select
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -310,8 +311,26 @@ class Outcome:
     other_forfeited: bool = False
     seconds: float = 0.0
     changed: list[str] = field(default_factory=list)
+    #: What the build left in its folder that the host should not hold: set-ID bits, files
+    #: others may write, files not the ladder's.
+    unsafe: list[str] = field(default_factory=list)
     #: Its processes found by the marker when the match ended (the scan sees them).
     marked: list[str] = field(default_factory=list)
+
+
+def unsafe_files(folder: Path) -> list[str]:
+    """Files under ``folder`` (itself included) that are set-user-ID or set-group-ID, that
+    users other than the owner may write, or that are not this process's user's."""
+    found = []
+    for path in [folder, *folder.rglob("*")]:
+        info = path.lstat()
+        if stat.S_ISLNK(info.st_mode):
+            continue
+        if info.st_mode & (stat.S_ISUID | stat.S_ISGID | stat.S_IWGRP | stat.S_IWOTH):
+            found.append(f"{path.relative_to(folder)}: mode {stat.filemode(info.st_mode)}")
+        if info.st_uid != os.geteuid():
+            found.append(f"{path.relative_to(folder)}: owned by uid {info.st_uid}")
+    return found
 
 
 def listing(folder: Path) -> dict[str, int]:
@@ -342,6 +361,7 @@ async def play_through_the_kit(
         assert built is not None
         outcome.build_summary, outcome.build_seconds = built.summary, built.seconds
         outcome.folder_mb = folder_bytes(folder) / (1 << 20)
+        outcome.unsafe = unsafe_files(folder)
         if not built.ok:
             return outcome
     before = listing(folder)
@@ -393,6 +413,7 @@ def test_a_hostile_submission_gets_its_declared_outcome(
     said = f"{name} ({expect.about}):\n{outcome}"
     print(said)
 
+    assert outcome.unsafe == [], said
     if expect.build and not expect.build.startswith("built"):
         assert outcome.build_summary.startswith(expect.build), said
         assert outcome.build_seconds < expect.max_seconds, said
