@@ -54,16 +54,21 @@ class BotCgroup:
             folders.append(pids)
         return cls(tuple(folders))
 
-    def enter_argv(self, argv: list[str], cpu_s: int = 0, file_bytes: int = 0) -> list[str]:
+    def enter_argv(
+        self, argv: list[str], cpu_s: int = 0, file_bytes: int = 0, open_files: int = 0
+    ) -> list[str]:
         """``argv`` started from a shell that first moves itself into these cgroups and, with
         ``cpu_s``, bounds the CPU seconds of each of its processes (SIGXCPU at ``cpu_s``,
         SIGKILL ``CPU_HARD_MARGIN_S`` later: RLIMIT_CPU, inherited by every fork); with
-        ``file_bytes``, the size of any file they write (SIGXFSZ beyond: RLIMIT_FSIZE)."""
+        ``file_bytes``, the size of any file they write (SIGXFSZ beyond: RLIMIT_FSIZE); with
+        ``open_files``, the descriptors each may hold (RLIMIT_NOFILE, soft and hard)."""
         steps = [f'echo $$ > "${i + 1}"' for i in range(len(self.folders))]
         if cpu_s:
             steps += [f"ulimit -S -t {cpu_s}", f"ulimit -H -t {cpu_s + CPU_HARD_MARGIN_S}"]
         if file_bytes:  # /bin/sh's ulimit -f counts 512-byte blocks (POSIX)
             steps.append(f"ulimit -f {-(-file_bytes // 512)}")
+        if open_files:
+            steps.append(f"ulimit -n {open_files}")
         if not steps:
             return argv
         script = " && ".join([*steps, f"shift {len(self.folders)}", 'exec "$@"'])

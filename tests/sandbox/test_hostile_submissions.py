@@ -76,6 +76,7 @@ class Expect:
     rss_growth_mb: int = 0
     max_folder_mb: float = 0.0
     marked_at_the_end: int = 0
+    max_fds_grown: int = 0
     cli: bool = False
 
     @classmethod
@@ -316,6 +317,8 @@ class Outcome:
     unsafe: list[str] = field(default_factory=list)
     #: Its processes found by the marker when the match ended (the scan sees them).
     marked: list[str] = field(default_factory=list)
+    #: The most descriptors this process (the referee's) held during the match, over before.
+    fds_grown: int = 0
 
 
 def unsafe_files(folder: Path) -> list[str]:
@@ -335,6 +338,18 @@ def unsafe_files(folder: Path) -> list[str]:
 
 def listing(folder: Path) -> dict[str, int]:
     return {str(p.relative_to(folder)): p.lstat().st_size for p in sorted(folder.rglob("*"))}
+
+
+class DescriptorPeak:
+    """The most descriptors this process (the referee's) holds, looked at every 50 ms."""
+
+    def __init__(self) -> None:
+        self.peak = 0
+
+    async def watch(self) -> None:
+        while True:
+            self.peak = max(self.peak, len(os.listdir("/proc/self/fd")))
+            await asyncio.sleep(0.05)
 
 
 async def play_through_the_kit(
@@ -379,11 +394,16 @@ async def play_through_the_kit(
     ):
         command = kit.run_command(folder, manifest, socket_dir, SandboxLimits(**expect.limits))
         bot = CommandBot(command=[], name=source.name, sandbox=command)
+        fds_before = len(os.listdir("/proc/self/fd"))
+        descriptors = DescriptorPeak()
+        sampler = asyncio.create_task(descriptors.watch())
         match, tickets = referee.create_match(settings, commands={0: bot})
         other = asyncio.create_task(play(load_bot("random", 1), referee.address, tickets[1]))
         await asyncio.wait_for(match.finished.wait(), expect.max_seconds)
         outcome.marked = marked_processes(marker)
         await asyncio.gather(other, return_exceptions=True)
+        sampler.cancel()
+        outcome.fds_grown = descriptors.peak - fds_before
         outcome.seconds = time.monotonic() - started
         # The ladder's referee keeps running: it must end the sandbox by itself.
         await asyncio.wait_for(match.seats[0].exited.wait(), 30)  # type: ignore[attr-defined]
@@ -442,6 +462,8 @@ def test_a_hostile_submission_gets_its_declared_outcome(
         assert 3 <= forked < expect.forked_below, said
     if expect.marked_at_the_end:
         assert len(outcome.marked) >= expect.marked_at_the_end, said
+    if expect.max_fds_grown:
+        assert outcome.fds_grown <= expect.max_fds_grown, said
     if expect.rss_growth_mb:
         assert resident_mb() - rss_before < expect.rss_growth_mb, said
 
