@@ -77,6 +77,7 @@ class Expect:
     max_folder_mb: float = 0.0
     marked_at_the_end: int = 0
     max_fds_grown: int = 0
+    max_tasks: int = 0
     cli: bool = False
 
     @classmethod
@@ -319,6 +320,10 @@ class Outcome:
     marked: list[str] = field(default_factory=list)
     #: The most descriptors this process (the referee's) held during the match, over before.
     fds_grown: int = 0
+    #: This process's most resident memory during the match.
+    peak_mb: float = 0.0
+    #: The most asyncio tasks at once in this process (a Play stream is one or two).
+    peak_tasks: int = 0
 
 
 def unsafe_files(folder: Path) -> list[str]:
@@ -340,15 +345,20 @@ def listing(folder: Path) -> dict[str, int]:
     return {str(p.relative_to(folder)): p.lstat().st_size for p in sorted(folder.rglob("*"))}
 
 
-class DescriptorPeak:
-    """The most descriptors this process (the referee's) holds, looked at every 50 ms."""
+class Peaks:
+    """The most descriptors and resident memory this process (the referee's) holds, looked
+    at every 50 ms."""
 
     def __init__(self) -> None:
-        self.peak = 0
+        self.descriptors = 0
+        self.resident_mb = 0.0
+        self.tasks = 0
 
     async def watch(self) -> None:
         while True:
-            self.peak = max(self.peak, len(os.listdir("/proc/self/fd")))
+            self.descriptors = max(self.descriptors, len(os.listdir("/proc/self/fd")))
+            self.resident_mb = max(self.resident_mb, resident_mb())
+            self.tasks = max(self.tasks, len(asyncio.all_tasks()))
             await asyncio.sleep(0.05)
 
 
@@ -395,15 +405,17 @@ async def play_through_the_kit(
         command = kit.run_command(folder, manifest, socket_dir, SandboxLimits(**expect.limits))
         bot = CommandBot(command=[], name=source.name, sandbox=command)
         fds_before = len(os.listdir("/proc/self/fd"))
-        descriptors = DescriptorPeak()
-        sampler = asyncio.create_task(descriptors.watch())
+        peaks = Peaks()
+        sampler = asyncio.create_task(peaks.watch())
         match, tickets = referee.create_match(settings, commands={0: bot})
         other = asyncio.create_task(play(load_bot("random", 1), referee.address, tickets[1]))
         await asyncio.wait_for(match.finished.wait(), expect.max_seconds)
         outcome.marked = marked_processes(marker)
         await asyncio.gather(other, return_exceptions=True)
         sampler.cancel()
-        outcome.fds_grown = descriptors.peak - fds_before
+        outcome.fds_grown = peaks.descriptors - fds_before
+        outcome.peak_mb = peaks.resident_mb
+        outcome.peak_tasks = peaks.tasks
         outcome.seconds = time.monotonic() - started
         # The ladder's referee keeps running: it must end the sandbox by itself.
         await asyncio.wait_for(match.seats[0].exited.wait(), 30)  # type: ignore[attr-defined]
@@ -462,10 +474,12 @@ def test_a_hostile_submission_gets_its_declared_outcome(
         assert 3 <= forked < expect.forked_below, said
     if expect.marked_at_the_end:
         assert len(outcome.marked) >= expect.marked_at_the_end, said
+    if expect.max_tasks:
+        assert outcome.peak_tasks <= expect.max_tasks, said
     if expect.max_fds_grown:
         assert outcome.fds_grown <= expect.max_fds_grown, said
     if expect.rss_growth_mb:
-        assert resident_mb() - rss_before < expect.rss_growth_mb, said
+        assert max(resident_mb(), outcome.peak_mb) - rss_before < expect.rss_growth_mb, said
 
     # From the host, whatever the bot said.
     assert world.heard() == [], said
