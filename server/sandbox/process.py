@@ -36,13 +36,15 @@ class SandboxLimits:
     each of its two writable places (/tmp and /dev/shm, whose pages the memory bound counts
     too), ``open_files`` for each process (RLIMIT_NOFILE): every connection a bot opens to the
     referee's socket is a descriptor of the referee's too, so this bounds what one bot can
-    take of the referee's own."""
+    take of the referee's own; ``cpus`` for the cores its processes use together (cgroup
+    ``cpu``, where the host has one)."""
 
     memory_mb: int = 512
     processes: int = 64
     cpu_s: int = 900
     tmpfs_mb: int = 64
     open_files: int = 512
+    cpus: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +86,9 @@ class SandboxedBot:
         cgroup = await asyncio.to_thread(
             BotCgroup.create,
             command.host,
-            Bounds(memory_bytes=limits.memory_mb * MB, processes=limits.processes),
+            Bounds(
+                memory_bytes=limits.memory_mb * MB, processes=limits.processes, cpus=limits.cpus
+            ),
         )
         ticket_fd = ticket_pipe(ticket) if ticket is not None else None
         if ticket_fd is not None and os.geteuid() == 0:

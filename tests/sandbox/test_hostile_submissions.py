@@ -78,6 +78,7 @@ class Expect:
     marked_at_the_end: int = 0
     max_fds_grown: int = 0
     max_tasks: int = 0
+    max_cores: float = 0.0
     cli: bool = False
 
     @classmethod
@@ -474,6 +475,9 @@ def test_a_hostile_submission_gets_its_declared_outcome(
         assert 3 <= forked < expect.forked_below, said
     if expect.marked_at_the_end:
         assert len(outcome.marked) >= expect.marked_at_the_end, said
+    if expect.max_cores:
+        cores = float(re.findall(r"([0-9.]+) cores", outcome.tail)[0])
+        assert cores <= expect.max_cores, said
     if expect.max_tasks:
         assert outcome.peak_tasks <= expect.max_tasks, said
     if expect.max_fds_grown:
