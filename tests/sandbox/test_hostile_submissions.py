@@ -164,7 +164,7 @@ def world(kit: SandboxKit, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
     submission; listeners on loopback, the host's own address and an abstract socket."""
     token = secrets.token_hex(8)
     canaries = {name: f"CANARY-{name}-{token}" for name in ("DB", "TOKEN", "ENV", "VICTIM")}
-    open_folder = Path(tempfile.mkdtemp(prefix="kassen-ladder-"))
+    open_folder = Path(tempfile.mkdtemp(prefix="kassen-hostile-host-"))
     os.chmod(open_folder, 0o755)
     database, token_file = open_folder / "ladder.sqlite", open_folder / "organiser.token"
     database.write_text(f"SQLite format 3 {canaries['DB']}")
