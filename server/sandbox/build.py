@@ -3,8 +3,10 @@
 The build sees the same read-only system and toolchains as a match, and its own folder
 writable (where the build's outputs go). It is bounded in time (killed whole at
 ``time_s``), memory and processes (its cgroup), its log (``log_bytes``: the first half and
-the last half are kept, the middle cut) and the bytes its folder grows by (checked every
-``CHECK_EVERY_S``: a build that writes without end is killed when it passes ``disk_mb``).
+the last half are kept, the middle cut) and the bytes its folder grows by: no file it writes
+may pass ``disk_mb`` (RLIMIT_FSIZE), and the folder is measured every ``CHECK_EVERY_S`` at
+most, more often while measuring is cheap (``MIN_CHECK_S`` for a small folder), so a build that
+writes many files without end is killed soon after it passes ``disk_mb``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
+import stat
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,7 +25,15 @@ from server.sandbox.cgroup import BotCgroup, Bounds
 from server.sandbox.host import OUTSIDE_USER, Host
 
 MB = 1024 * 1024
+#: Mode bits a built file loses when its folder is handed back: set-user-ID, set-group-ID, and
+#: write access for anyone but its owner.
+UNSAFE_BITS = stat.S_ISUID | stat.S_ISGID | stat.S_IWGRP | stat.S_IWOTH
+#: The folder is measured at most this far apart, and at least this far apart...
 CHECK_EVERY_S = 1.0
+MIN_CHECK_S = 0.05
+#: ...so that measuring it takes at most 1 / CHECK_COST of the build's time (a folder of a
+#: few files is measured every 50 ms: a fast writer passes disk_mb by 50 ms of its writing).
+CHECK_COST = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,13 +74,21 @@ async def build(host: Host, box: Sandboxed, limits: BuildLimits = DEFAULT_LIMITS
 
 def hand_over(folder: Path, uid: int) -> None:
     """Make ``folder``'s tree ``uid``'s (the sandbox user writes during a build only; a
-    process that is not root cannot give files away, and needs not: it is the sandbox user)."""
-    if os.geteuid() != 0:
+    process that is not root cannot give files away, and needs not: it is the sandbox user).
+    Given back to us, nothing the build made stays writable by others or set-ID."""
+    give = os.geteuid() == 0
+    back = uid == os.geteuid()
+    if not give and not back:
         return
-    os.lchown(folder, uid, uid)
+    paths = [folder]
     for root, folders, files in os.walk(folder):
-        for name in folders + files:
-            os.lchown(os.path.join(root, name), uid, uid)
+        paths += [Path(root) / name for name in folders + files]
+    for path in paths:
+        if give:
+            os.lchown(path, uid, uid)
+        mode = path.lstat().st_mode
+        if back and not stat.S_ISLNK(mode) and mode & UNSAFE_BITS:
+            path.chmod(stat.S_IMODE(mode) & ~UNSAFE_BITS)
 
 
 async def _build(host: Host, box: Sandboxed, limits: BuildLimits) -> BuildResult:
@@ -81,7 +101,7 @@ async def _build(host: Host, box: Sandboxed, limits: BuildLimits) -> BuildResult
     log = BoundedLog(limits.log_bytes)
     try:
         process = await asyncio.create_subprocess_exec(
-            *cgroup.enter_argv(sandbox_argv(host, box)),
+            *cgroup.enter_argv(sandbox_argv(host, box), file_bytes=limits.disk_mb * MB),
             env={"PATH": "/usr/bin:/bin"},
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
@@ -103,6 +123,8 @@ async def _build(host: Host, box: Sandboxed, limits: BuildLimits) -> BuildResult
     seconds = time.monotonic() - started
     if why is None and oom:
         why = f"build ran out of memory (memory_mb = {limits.memory_mb})"
+    if why is None and code in (-signal.SIGXFSZ, 128 + signal.SIGXFSZ):
+        why = f"build wrote a file larger than disk_mb = {limits.disk_mb} MB"
     if why is None and code != 0:
         why = f"build failed: exit status {code}"
     summary = why or f"built in {seconds:.1f} s"
@@ -115,14 +137,17 @@ async def _watch(
     """Wait for the build to end; the reason to kill it, if it outlives a bound."""
     deadline = time.monotonic() + limits.time_s
     start_bytes = await asyncio.to_thread(folder_bytes, folder)
+    every = MIN_CHECK_S
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             return f"build timed out after {limits.time_s} s (time_s)"
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(process.wait(), min(left, CHECK_EVERY_S))
+            await asyncio.wait_for(process.wait(), min(left, every))
             return None
+        began = time.monotonic()
         grown = await asyncio.to_thread(folder_bytes, folder) - start_bytes
+        every = min(CHECK_EVERY_S, max(MIN_CHECK_S, (time.monotonic() - began) * CHECK_COST))
         if grown > limits.disk_mb * MB:
             return f"build wrote more than disk_mb = {limits.disk_mb} MB into its folder"
 

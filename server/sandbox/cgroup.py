@@ -1,10 +1,12 @@
-"""Per-bot memory and process-count bounds in cgroup v1 (the ``memory`` and ``pids``
-controllers), and killing everything a bot left behind.
+"""Per-bot memory, process-count and CPU bounds in cgroup v1 (the ``memory``, ``pids`` and
+``cpu`` controllers), and killing everything a bot left behind.
 
 A bot's sandbox is put into its own cgroup before bubblewrap starts (``enter_argv``), so every
 process it forks, double-forks or ``setsid``s stays counted and killable: the memory bound
 holds for the sum of its processes (``/dev/shm`` and ``MAP_SHARED`` pages included: shared
 memory is charged to the cgroup that touched it), ``pids.max`` stops a fork bomb, and
+``cpu.cfs_quota_us`` holds the cores all its processes use together (one bot spinning eight
+processes does not take the host's every core from the referee and the other bots), and
 ``kill_all`` empties the cgroup when the match ends, whatever the bot did.
 """
 
@@ -24,12 +26,16 @@ from server.sandbox.host import Host
 OWNER_PREFIX = "owner-"
 #: The CPU hard limit is this many seconds above the soft one: SIGXCPU first, SIGKILL after.
 CPU_HARD_MARGIN_S = 5
+#: The period of the CPU quota (``cpu.cfs_period_us``): 100 ms, the kernel's default.
+CPU_PERIOD_US = 100_000
 
 
 @dataclass(frozen=True)
 class Bounds:
     memory_bytes: int = 512 * 1024 * 1024
     processes: int = 64
+    #: Cores its processes may use together; 0: no bound.
+    cpus: float = 0.0
 
 
 @dataclass
@@ -56,15 +62,29 @@ class BotCgroup:
             pids.mkdir(parents=True)
             _write(pids / "pids.max", bounds.processes)
             folders.append(pids)
+        if host.cpu_cgroup is not None and bounds.cpus > 0:
+            cpu = host.cpu_cgroup / name
+            cpu.mkdir(parents=True)
+            _write(cpu / "cpu.cfs_period_us", CPU_PERIOD_US)
+            _write(cpu / "cpu.cfs_quota_us", max(1000, round(bounds.cpus * CPU_PERIOD_US)))
+            folders.append(cpu)
         return cls(tuple(folders))
 
-    def enter_argv(self, argv: list[str], cpu_s: int = 0) -> list[str]:
+    def enter_argv(
+        self, argv: list[str], cpu_s: int = 0, file_bytes: int = 0, open_files: int = 0
+    ) -> list[str]:
         """``argv`` started from a shell that first moves itself into these cgroups and, with
         ``cpu_s``, bounds the CPU seconds of each of its processes (SIGXCPU at ``cpu_s``,
-        SIGKILL ``CPU_HARD_MARGIN_S`` later: RLIMIT_CPU, inherited by every fork)."""
+        SIGKILL ``CPU_HARD_MARGIN_S`` later: RLIMIT_CPU, inherited by every fork); with
+        ``file_bytes``, the size of any file they write (SIGXFSZ beyond: RLIMIT_FSIZE); with
+        ``open_files``, the descriptors each may hold (RLIMIT_NOFILE, soft and hard)."""
         steps = [f'echo $$ > "${i + 1}"' for i in range(len(self.folders))]
         if cpu_s:
             steps += [f"ulimit -S -t {cpu_s}", f"ulimit -H -t {cpu_s + CPU_HARD_MARGIN_S}"]
+        if file_bytes:  # /bin/sh's ulimit -f counts 512-byte blocks (POSIX)
+            steps.append(f"ulimit -f {-(-file_bytes // 512)}")
+        if open_files:
+            steps.append(f"ulimit -n {open_files}")
         if not steps:
             return argv
         script = " && ".join([*steps, f"shift {len(self.folders)}", 'exec "$@"'])

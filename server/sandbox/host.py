@@ -29,6 +29,8 @@ class Host:
     #: Writable cgroup v1 hierarchies for per-bot bounds (None where missing).
     memory_cgroup: Path | None
     pids_cgroup: Path | None
+    #: A writable cgroup v1 ``cpu`` hierarchy: the cores a bot's processes may use together.
+    cpu_cgroup: Path | None = None
 
     def as_sandbox_user(self) -> list[str]:
         """The argv prefix that drops to the sandbox's unprivileged user: ``setpriv`` when
@@ -48,10 +50,12 @@ class Host:
             return [f"no sandbox: {self.problem}"]
         memory = "cgroup v1 memory" if self.memory_cgroup else "RLIMIT_DATA only (no cgroup)"
         pids = "cgroup v1 pids" if self.pids_cgroup else "RLIMIT_NPROC only (no cgroup)"
+        cpu = "cgroup v1 cpu quota" if self.cpu_cgroup else "none (no cpu cgroup): all cores"
         return [
             "sandbox: bubblewrap, user/pid/ipc/mount/net/uts/cgroup namespaces, no network",
             f"memory per bot: {memory}",
             f"processes per bot: {pids}",
+            f"cores per bot: {cpu}",
         ]
 
 
@@ -66,7 +70,12 @@ def detect() -> Host:
     else:
         problem = _try(bwrap, setpriv)
     return Host(
-        bwrap, setpriv, problem, _writable(CGROUP_V1 / "memory"), _writable(CGROUP_V1 / "pids")
+        bwrap,
+        setpriv,
+        problem,
+        _writable(CGROUP_V1 / "memory"),
+        _writable(CGROUP_V1 / "pids"),
+        _writable(CGROUP_V1 / "cpu"),
     )
 
 

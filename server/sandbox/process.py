@@ -34,12 +34,17 @@ class SandboxLimits:
     ``memory_mb`` and ``processes`` hold for the sum of the bot's processes (cgroup; without
     one, see ``host.Host.bounds``), ``cpu_s`` for each process (RLIMIT_CPU), ``tmpfs_mb`` for
     each of its two writable places (/tmp and /dev/shm, whose pages the memory bound counts
-    too)."""
+    too), ``open_files`` for each process (RLIMIT_NOFILE): every connection a bot opens to the
+    referee's socket is a descriptor of the referee's too, so this bounds what one bot can
+    take of the referee's own; ``cpus`` for the cores its processes use together (cgroup
+    ``cpu``, where the host has one)."""
 
     memory_mb: int = 512
     processes: int = 64
     cpu_s: int = 900
     tmpfs_mb: int = 64
+    open_files: int = 512
+    cpus: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +86,9 @@ class SandboxedBot:
         cgroup = await asyncio.to_thread(
             BotCgroup.create,
             command.host,
-            Bounds(memory_bytes=limits.memory_mb * MB, processes=limits.processes),
+            Bounds(
+                memory_bytes=limits.memory_mb * MB, processes=limits.processes, cpus=limits.cpus
+            ),
         )
         ticket_fd = ticket_pipe(ticket) if ticket is not None else None
         if ticket_fd is not None and os.geteuid() == 0:
@@ -92,7 +99,9 @@ class SandboxedBot:
         if ticket_fd is not None:
             env[TICKET_FILE_ENV] = f"/dev/fd/{ticket_fd}"
         box = replace(command.box, env=env, tmpfs_bytes=limits.tmpfs_mb * MB)
-        argv = cgroup.enter_argv(sandbox_argv(command.host, box), cpu_s=limits.cpu_s)
+        argv = cgroup.enter_argv(
+            sandbox_argv(command.host, box), cpu_s=limits.cpu_s, open_files=limits.open_files
+        )
         read_end, write_end = os.pipe()
         try:
             process = await asyncio.create_subprocess_exec(

@@ -21,8 +21,11 @@ from server.referee import Referee
 from server.sandbox.bwrap import SOCKET_NAME, new_folder
 from server.service import RefereeService, add_seat_service
 
-#: Streams at once over the socket (every seat of every sandboxed bot of this referee).
-MAX_STREAMS = 1000
+#: Streams at once on one connection to the socket. A bot plays its seat on one stream (a
+#: rejoin opens the next after the last ended); a hostile one opening thousands of streams
+#: that never join costs the referee memory for each until its Join timeout. The number of
+#: connections is bounded by the bot's ``open_files``.
+MAX_STREAMS = 8
 
 
 @contextlib.asynccontextmanager
