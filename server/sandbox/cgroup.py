@@ -139,7 +139,7 @@ def sweep_dead(host: Host) -> int:
     with ``kill -9`` cannot remove its bots' cgroups; their bubblewrap died with it, so they
     are normally empty) and remove them; how many were removed."""
     removed = 0
-    for hierarchy in (host.memory_cgroup, host.pids_cgroup):
+    for hierarchy in (host.memory_cgroup, host.pids_cgroup, host.cpu_cgroup):
         if hierarchy is None or not hierarchy.is_dir():
             continue
         for owner in hierarchy.iterdir():

@@ -120,7 +120,7 @@ def test_submissions_are_off_unless_a_section_turns_them_on(tmp_path: Path) -> N
         '[ladder]\npools = ["rumble-nation/base/2"]\n'
         '[submissions]\nenabled = true\nfolder = "/srv/kassen"\nruntimes = ["python", "go"]\n'
         "max_upload_mb = 8\nconcurrency = 3\nbuild_time_s = 120\nmemory_mb = 256\n"
-        'processes = 32\ncpu_s = 60\ntmpfs_mb = 16\nrust_sysroot = "/opt/rust"\n'
+        'processes = 32\ncpu_s = 60\ntmpfs_mb = 16\nrust_sysroot = "/opt/rust"\ncpus = 0.5\n'
     )
     found = load_settings(path).submissions
     assert found is not None and found.enabled
@@ -132,6 +132,7 @@ def test_submissions_are_off_unless_a_section_turns_them_on(tmp_path: Path) -> N
     )
     assert (found.build.time_s, found.run.memory_mb, found.run.processes) == (120, 256, 32)
     assert (found.run.cpu_s, found.run.tmpfs_mb, found.rust_sysroot) == (60, 16, Path("/opt/rust"))
+    assert found.run.cpus == 0.5
 
 
 @pytest.mark.parametrize(
@@ -145,6 +146,7 @@ def test_submissions_are_off_unless_a_section_turns_them_on(tmp_path: Path) -> N
             "unknown key in [submissions] 'concurency' (did you mean 'concurrency'?)",
         ),
         ("folder = 3", "submissions.folder must be a path"),
+        ("cpus = 0", "submissions.cpus must be a number of cores from 0.01"),
     ],
 )
 def test_submission_mistakes_name_the_key(tmp_path: Path, text: str, message: str) -> None:

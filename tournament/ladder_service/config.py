@@ -32,6 +32,8 @@ so that a lone new bot finds a full four-player table at once). A TOML file over
     processes = 64
     cpu_s = 900                 # CPU seconds per process of a running bot
     tmpfs_mb = 64               # its /tmp (and /dev/shm)
+    open_files = 512            # descriptors of each of its processes
+    cpus = 1.0                  # cores all its processes use together (cgroup cpu quota)
     rust_sysroot = "/opt/rust"  # a Rust toolchain the sandbox user can reach
 
 Every mistake is a ``LadderConfigError`` naming the key, before anything starts.
@@ -83,6 +85,8 @@ SUBMISSION_KEYS = {
     "processes",
     "cpu_s",
     "tmpfs_mb",
+    "open_files",
+    "cpus",
     "rust_sysroot",
 }
 MAX_LIVE_MATCHES = 10_000
@@ -194,9 +198,19 @@ def submissions_from(section: Any, source: str) -> SubmissionSettings | None:
             processes=number("processes", 1, 100_000, 64),
             cpu_s=number("cpu_s", 1, 86_400, 900),
             tmpfs_mb=number("tmpfs_mb", 1, 1_048_576, 64),
+            open_files=number("open_files", 16, 1_048_576, 512),
+            cpus=_cpus(section.get("cpus", 1.0), source),
         ),
         rust_sysroot=Path(sysroot) if sysroot else None,
     )
+
+
+def _cpus(value: Any, source: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.01 <= value <= 1024:
+        raise LadderConfigError(
+            f"{source}: submissions.cpus must be a number of cores from 0.01 to 1024, not {value!r}"
+        )
+    return float(value)
 
 
 def _known(table: Mapping[str, Any], allowed: set[str], source: str, what: str) -> None:
