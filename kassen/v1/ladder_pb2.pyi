@@ -588,7 +588,9 @@ class SubmitBotRequest(_message.Message):
     HEADER_FIELD_NUMBER: _builtins.int
     CHUNK_FIELD_NUMBER: _builtins.int
     chunk: _builtins.bytes
-    """Then the archive's bytes, in order, at most 1 MiB each."""
+    """Then the archive's bytes, in order, at most 32 KiB each (the ladder takes no message
+    over 64 KiB).
+    """
     @_builtins.property
     def header(self) -> Global___SubmitHeader:
         """First, and only once."""

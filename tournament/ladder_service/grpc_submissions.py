@@ -21,7 +21,7 @@ from tournament.ladder_service.submitted import Header, SubmittedBots, UploadRef
 from tournament.ladder_service.versions import Version
 
 Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
-MAX_CHUNK = 1024 * 1024
+MAX_CHUNK = 32 * 1024
 
 
 class SubmissionCalls:
