@@ -9,6 +9,8 @@ import pytest
 
 from tests.test_cli import kassen, one_line
 
+pytestmark = pytest.mark.system  # whole CLIs as subprocesses
+
 
 @pytest.fixture
 def token(tmp_path: Path) -> Path:
