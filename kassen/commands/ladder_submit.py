@@ -34,6 +34,10 @@ ALWAYS_EXCLUDED = (".git", "__pycache__", ".mypy_cache", ".pytest_cache")
 FINAL_STATES = ("build_failed", "validation_failed", "ready")
 
 
+class NoAnswer(UsageError):
+    """The ladder could not be reached or did not answer in time."""
+
+
 def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     submit = actions.add_parser(
         "submit",
@@ -171,10 +175,20 @@ def _requests(archive: Path, size: int, digest: str, note: str) -> Iterator[lpb.
 
 
 def _follow(args: argparse.Namespace, token: str, number: int) -> int:
+    """Ask for the version every second until it is ready or failed; a question the ladder
+    does not answer in time (a busy machine) is asked again, not a failure: the upload
+    itself is done."""
     deadline = time.monotonic() + args.wait
     last = ""
     while True:
-        found = _version(args.address, token, number)
+        try:
+            found = _version(args.address, token, number)
+        except NoAnswer as exc:
+            if time.monotonic() > deadline:
+                raise UsageError(str(exc)) from None
+            print(f"kassen: {exc}; asking again", file=sys.stderr)
+            time.sleep(1.0)
+            continue
         if found.summary != last:
             print(f"version {number}: {found.state}: {found.summary}")
             last = found.summary
@@ -289,5 +303,7 @@ def _call(address: str, token: str | None, call: Any, what: str) -> Any:
             code = exc.code().name if hasattr(exc, "code") else "ERROR"
             details = exc.details() if hasattr(exc, "details") else str(exc)
             if code == "UNAVAILABLE":
-                raise UsageError(f"cannot reach the ladder at {address}: {details}") from None
+                raise NoAnswer(f"cannot reach the ladder at {address}: {details}") from None
+            if code == "DEADLINE_EXCEEDED":
+                raise NoAnswer(f"the ladder at {address} did not answer in time") from None
             raise UsageError(f"the ladder refused {what} ({code}): {details}") from None

@@ -150,9 +150,9 @@ class SandboxedBot:
         """SIGKILL every process of the sandbox (its cgroup; without one, bubblewrap, whose
         death ends the sandbox's PID namespace)."""
         self.killed = self.killed or self.process.returncode is None
-        if self.cgroup.folders:
-            with contextlib.suppress(RuntimeError):
-                self.cgroup.kill_all()
+        # Once, without waiting: this runs on the referee's loop. ``close`` waits in a thread
+        # until the cgroup is empty (a fork racing this signal included).
+        self.cgroup.signal_all()
         if self.process.returncode is None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.process.pid, signal.SIGKILL)
