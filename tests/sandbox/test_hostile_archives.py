@@ -33,11 +33,6 @@ def test_a_name_too_long_for_the_disk_is_refused_and_nothing_is_left(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bot.tar"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="archive.py reports an OSError of a too long name as 'not a tar or zip archive, or a"
-    " damaged one' with the full staging path (the ladder's folder, thousands of characters)",
-)
 def test_a_name_too_long_is_refused_by_name_without_the_ladders_paths(tmp_path: Path) -> None:
     archive = tar_with(tmp_path / "bot.tar", "a" * 300)
     with pytest.raises(ArchiveError) as refused:

@@ -119,43 +119,61 @@ def _zip_members(zipped: zipfile.ZipFile) -> Iterator[_Member]:
         )
 
 
+#: A member's name is cut to this many characters in a refusal.
+SHOWN_NAME_CHARS = 120
+
+
 def _write_all(members: Iterator[_Member], root: Path, limits: Limits) -> int:
     written = 0
-    count = 0
-    for member in members:
-        count += 1
+    for count, member in enumerate(members, start=1):
         if count > limits.max_files:
             raise ArchiveError(f"more than {limits.max_files:,} files")
-        relative = _safe_path(member.name)
-        if relative is None:  # the archive's own top folder, "." or "./"
-            continue
-        target = root.joinpath(*relative.parts)
-        if member.kind == "dir":
-            target.mkdir(parents=True, exist_ok=True)
-            target.chmod(0o755)
-            continue
-        _no_link_on_the_way(root, relative)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if target.exists() or target.is_symlink():
-            raise ArchiveError(f"{member.name}: appears twice")
-        if member.kind == "symlink":
-            _check_link(member.name, relative, member.link)
-            os.symlink(member.link, target)
-            continue
-        opener = member.open
-        assert callable(opener)
-        stream: IO[bytes] | None = opener()
-        if stream is None:
-            raise ArchiveError(f"{member.name}: cannot be read")
-        with stream, open(target, "xb") as out:
-            while chunk := stream.read(CHUNK):
-                written += len(chunk)
-                if written > limits.max_bytes:
-                    raise ArchiveError(
-                        f"{member.name}: the unpacked submission is over {limits.max_bytes:,} bytes"
-                    )
-                out.write(chunk)
-        target.chmod(0o755 if member.executable else 0o644)
+        try:
+            written = _write_member(member, root, limits, written)
+        except OSError as error:
+            # Said by the member's name, never by our folder's path (the ladder's layout).
+            reason = error.strerror or type(error).__name__
+            raise ArchiveError(f"{_shown(member.name)}: cannot be unpacked ({reason})") from None
+    return written
+
+
+def _shown(name: str) -> str:
+    return name if len(name) <= SHOWN_NAME_CHARS else name[:SHOWN_NAME_CHARS] + "…"
+
+
+def _write_member(member: _Member, root: Path, limits: Limits, written: int) -> int:
+    """Write one member; the bytes written so far, this one's included."""
+    relative = _safe_path(member.name)
+    if relative is None:  # the archive's own top folder, "." or "./"
+        return written
+    target = root.joinpath(*relative.parts)
+    if member.kind == "dir":
+        target.mkdir(parents=True, exist_ok=True)
+        target.chmod(0o755)
+        return written
+    _no_link_on_the_way(root, relative)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists() or target.is_symlink():
+        raise ArchiveError(f"{_shown(member.name)}: appears twice")
+    if member.kind == "symlink":
+        _check_link(member.name, relative, member.link)
+        os.symlink(member.link, target)
+        return written
+    opener = member.open
+    assert callable(opener)
+    stream: IO[bytes] | None = opener()
+    if stream is None:
+        raise ArchiveError(f"{_shown(member.name)}: cannot be read")
+    with stream, open(target, "xb") as out:
+        while chunk := stream.read(CHUNK):
+            written += len(chunk)
+            if written > limits.max_bytes:
+                raise ArchiveError(
+                    f"{_shown(member.name)}: the unpacked submission is over "
+                    f"{limits.max_bytes:,} bytes"
+                )
+            out.write(chunk)
+    target.chmod(0o755 if member.executable else 0o644)
     return written
 
 
