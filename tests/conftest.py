@@ -8,9 +8,11 @@ a fast default depth, fewer games or runs with the same assertions, and at full 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,3 +211,16 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     else:
         print(message, file=sys.stderr)
     session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture
+def passable() -> Iterator[Path]:
+    """A fresh folder the sandbox's unprivileged user may pass through (mode 711), removed
+    after the test: what a sandbox binds must be reachable by that user, and pytest's own
+    temporary folders (mode 700) are not."""
+    parent = Path(tempfile.mkdtemp(prefix="kassen-passable-"))
+    os.chmod(parent, 0o711)
+    try:
+        yield parent
+    finally:
+        shutil.rmtree(parent, ignore_errors=True)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import subprocess
 import sys
 import tarfile
 import tempfile
@@ -102,6 +101,7 @@ def _organiser_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def run_submit(args: argparse.Namespace) -> int:
+    from kassen.commands.match_submissions import prepare
     from tournament.submissions.manifest import ManifestError, read_manifest
 
     token = _token(args)
@@ -112,13 +112,8 @@ def run_submit(args: argparse.Namespace) -> int:
         manifest = read_manifest(folder)
     except ManifestError as exc:
         raise UsageError(f"{folder}: {exc}") from None
-    if manifest.prepare and not args.no_prepare:
-        print(f"prepare: {manifest.prepare}", file=sys.stderr)
-        done = subprocess.run(
-            ["/bin/sh", "-c", manifest.prepare], cwd=folder, stdout=sys.stderr, check=False
-        )
-        if done.returncode != 0:
-            raise UsageError(f"{folder}: prepare failed with exit status {done.returncode}")
+    if not args.no_prepare:
+        prepare(folder, manifest.prepare)
     with tempfile.TemporaryDirectory(prefix="kassen-submit-") as scratch:
         archive = Path(scratch) / "bot.tar.gz"
         files = pack(folder, archive, manifest.exclude)

@@ -47,17 +47,16 @@ def submission_seat(spec: str) -> LocalSubmission:
     return LocalSubmission(folder.resolve(), manifest, folder.resolve().name)
 
 
-def prepare(seat: LocalSubmission) -> None:
-    """Run the manifest's ``prepare`` in the author's own folder, outside any sandbox (it is
-    the author's command on the author's machine, as ``kassen ladder submit`` runs it)."""
-    if seat.manifest.prepare is None:
+def prepare(folder: Path, command: str | None, label: str = "") -> None:
+    """Run a manifest's ``prepare`` in the author's own folder, outside any sandbox: it is
+    the author's command on the author's machine (``kassen ladder submit`` and ``sub:`` seats
+    both run it). Its output goes to stderr; a failure is a usage error."""
+    if command is None:
         return
-    print(f"{seat.name}: prepare: {seat.manifest.prepare}", file=sys.stderr)
-    done = subprocess.run(
-        ["/bin/sh", "-c", seat.manifest.prepare], cwd=seat.folder, stdout=sys.stderr, check=False
-    )
+    print(f"{label}prepare: {command}", file=sys.stderr)
+    done = subprocess.run(["/bin/sh", "-c", command], cwd=folder, stdout=sys.stderr, check=False)
     if done.returncode != 0:
-        raise UsageError(f"{seat.folder}: prepare failed with exit status {done.returncode}")
+        raise UsageError(f"{folder}: prepare failed with exit status {done.returncode}")
 
 
 @contextlib.asynccontextmanager
@@ -91,7 +90,7 @@ async def sandboxed_seats(
                     kit.runtime(seat.manifest)
                 except NoSandbox as exc:
                     raise UsageError(f"--seat sub:{seat.folder}: {exc}") from None
-                prepare(seat)
+                prepare(seat.folder, seat.manifest.prepare, f"{seat.name}: ")
                 folder = kit.copy_in(seat.folder, seat.manifest)
                 built = await kit.build(folder, seat.manifest)
                 if built is not None:

@@ -9,15 +9,12 @@ Marked ``crosslang`` (it builds the Go example in the sandbox: a cold Go build o
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,17 +37,6 @@ def _port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-@pytest.fixture
-def passable() -> Iterator[Path]:
-    """Reachable by the sandbox's user (pytest's temporary folders are mode 700)."""
-    parent = Path(tempfile.mkdtemp(prefix="kassen-crosslang-sub-"))
-    os.chmod(parent, 0o711)
-    try:
-        yield parent
-    finally:
-        shutil.rmtree(parent, ignore_errors=True)
 
 
 def _copy_examples(target: Path, languages: list[str]) -> dict[str, Path]:

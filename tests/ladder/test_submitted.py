@@ -8,15 +8,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
-import os
-import shutil
 import signal
 import subprocess
 import sys
 import tarfile
-import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import grpc
@@ -43,18 +40,6 @@ pytestmark = [
 POOL = PoolKey("rumble-nation", "base", 2)
 ORGANISER = "organiser-token-for-tests"
 PLAYER = (ROOT / "examples" / "python" / "bot.py").read_text()
-
-
-@pytest.fixture
-def passable() -> Iterator[Path]:
-    """The submissions folder must be reachable by the sandbox's user: pytest's temporary
-    folders (mode 700) are not."""
-    parent = Path(tempfile.mkdtemp(prefix="kassen-ladder-sub-"))
-    os.chmod(parent, 0o711)
-    try:
-        yield parent
-    finally:
-        shutil.rmtree(parent, ignore_errors=True)
 
 
 def settings(folder: Path) -> LadderSettings:
