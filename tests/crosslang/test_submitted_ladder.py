@@ -76,25 +76,28 @@ def test_the_python_and_go_examples_are_submitted_built_validated_and_rated(
         'runtimes = ["python", "go"]\n'
     )
     kassen = [sys.executable, "-m", "kassen"]
-    ladder = subprocess.Popen(
-        [
-            *kassen,
-            "ladder",
-            "serve",
-            "--config",
-            str(config),
-            "--address",
-            address,
-            "--web",
-            f"127.0.0.1:{web_port}",
-            "--db",
-            f"sqlite:///{passable / 'ladder.sqlite'}",
-        ],
-        cwd=passable,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    # Its log goes to a file, not a pipe: a pipe nobody reads fills up and stops the ladder
+    # at its next log line.
+    with (passable / "ladder.log").open("w") as log:
+        ladder = subprocess.Popen(
+            [
+                *kassen,
+                "ladder",
+                "serve",
+                "--config",
+                str(config),
+                "--address",
+                address,
+                "--web",
+                f"127.0.0.1:{web_port}",
+                "--db",
+                f"sqlite:///{passable / 'ladder.sqlite'}",
+            ],
+            cwd=passable,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            text=True,
+        )
     try:
         deadline = time.monotonic() + 60
         while True:

@@ -326,26 +326,29 @@ def test_a_ladder_killed_with_sigkill_leaves_no_sandbox_running(passable: Path) 
         f'[submissions]\nenabled = true\nfolder = "{passable / "subs"}"\n'
     )
     port = _free_port()
-    ladder = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "kassen",
-            "ladder",
-            "serve",
-            "--config",
-            str(config),
-            "--db",
-            f"sqlite:///{passable / 'ladder.sqlite'}",
-            "--address",
-            f"127.0.0.1:{port}",
-            "--web",
-            "none",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        cwd=passable,
-    )
+    # Its log goes to a file, not a pipe: a pipe nobody reads fills up and stops the ladder
+    # at its next log line.
+    with (passable / "ladder.log").open("w") as log:
+        ladder = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "kassen",
+                "ladder",
+                "serve",
+                "--config",
+                str(config),
+                "--db",
+                f"sqlite:///{passable / 'ladder.sqlite'}",
+                "--address",
+                f"127.0.0.1:{port}",
+                "--web",
+                "none",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            cwd=passable,
+        )
     try:
         folder = passable / "mine"
         folder.mkdir()
