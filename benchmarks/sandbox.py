@@ -3,9 +3,9 @@
     python -m benchmarks.sandbox [--runs 10] [--idle 10,50]
 
 * start-up: from ``create_match`` to the seat joined, for the Python example bot and the Go
-  example bot (its binary, ``examples/go/bin/bot``, built by ``examples/go/build.sh``), launched
-  as a plain command bot and in the sandbox (cgroup + setpriv + bubblewrap, referee over the
-  Unix socket); the median of ``--runs`` each and their ratio;
+  example bot (its binary, ``examples/go/bin/bot``, built by ``examples/go/build.sh``): started
+  bare (a plain subprocess), as a launched command bot (the ``cmd:`` box) and in the sandbox
+  (cgroup + setpriv + bubblewrap, referee over the Unix socket); medians of ``--runs`` each;
 * memory: N sandboxes left idle (``sleep``, and the Python SDK imported), measured by their
   cgroups (every process of a sandbox, bubblewrap's included, is charged there).
 """
@@ -42,30 +42,40 @@ GO_BOT = ROOT / "examples" / "go" / "bin" / "bot"
 MB = 1024 * 1024
 
 
-async def join_seconds(referee: Referee, bot: CommandBot) -> float:
-    """Seconds from creating a match to ``bot``'s seat joined (the match then plays out)."""
-    settings = MatchSettings(
-        game="rumble-nation",
-        config=GameConfig(players=2),
-        seed=1,
-        time_control=TimeControl(decision_ms=5000, bank_ms=10_000),
-        join_timeout_ms=60_000,
-    )
+SETTINGS = MatchSettings(
+    game="rumble-nation",
+    config=GameConfig(players=2),
+    seed=1,
+    time_control=TimeControl(decision_ms=5000, bank_ms=10_000),
+    join_timeout_ms=60_000,
+)
+
+
+async def join_seconds(referee: Referee, bot: CommandBot | list[str], cwd: Path) -> float:
+    """Seconds from creating a match to the seat joined (the match then plays out): ``bot``
+    launched by the referee, or (an argv) started here with nothing around it."""
     started = time.perf_counter()
-    match, _ = referee.create_match(
-        settings,
-        local={1: LocalBot(make_policy("random", "rumble-nation", 1), "random")},
-        commands={0: bot},
-    )
+    local = {1: LocalBot(make_policy("random", "rumble-nation", 1), "random")}
+    process = None
+    if isinstance(bot, CommandBot):
+        match, _ = referee.create_match(SETTINGS, local=local, commands={0: bot})
+    else:
+        match, tickets = referee.create_match(SETTINGS, local=local)
+        env = {**os.environ, "KASSEN_ADDRESS": referee.address, "KASSEN_TICKET": tickets[0]}
+        process = await asyncio.create_subprocess_exec(
+            *bot, cwd=cwd, env=env, stdout=asyncio.subprocess.DEVNULL
+        )
     seat = match.seats[0]
     await asyncio.wait_for(seat.ever_joined.wait(), 60)  # type: ignore[attr-defined]
     joined = time.perf_counter() - started
     await match.finished.wait()
+    if process is not None:
+        await process.wait()
     return joined
 
 
-async def startup(runs: int) -> list[tuple[str, float, float]]:
-    """(bot, median plain seconds, median sandboxed seconds) for each bot available."""
+async def startup(runs: int) -> list[tuple[str, float, float, float]]:
+    """(bot, median seconds started bare, as a launched bot, in the sandbox) for each bot."""
     parent = Path(tempfile.mkdtemp(prefix="kassen-bench-"))
     os.chmod(parent, 0o711)
     rows = []
@@ -87,11 +97,13 @@ async def startup(runs: int) -> list[tuple[str, float, float]]:
                     sandbox=kit.run_command(folder, manifest, socket_dir),
                 )
                 direct = CommandBot(command=plain, name=name, cwd=str(folder))
-                plain_times, boxed_times = [], []
+                bare, plain_times, boxed_times = [], [], []
                 for _ in range(runs):
-                    plain_times.append(await join_seconds(referee, direct))
-                    boxed_times.append(await join_seconds(referee, sandboxed))
-                rows.append((name, statistics.median(plain_times), statistics.median(boxed_times)))
+                    bare.append(await join_seconds(referee, plain, folder))
+                    plain_times.append(await join_seconds(referee, direct, folder))
+                    boxed_times.append(await join_seconds(referee, sandboxed, folder))
+                medians = [statistics.median(t) for t in (bare, plain_times, boxed_times)]
+                rows.append((name, medians[0], medians[1], medians[2]))
     finally:
         shutil.rmtree(parent, ignore_errors=True)
     return rows
@@ -157,10 +169,11 @@ async def main_async(runs: int, idle: list[int]) -> None:
         f"# sandbox benchmark, {platform.node()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}"
     )
     print("start-up: create_match → seat joined (median of", runs, "runs)")
-    for name, plain, boxed in await startup(runs):
+    for name, bare, plain, boxed in await startup(runs):
         print(
-            f"  {name:<7} plain {plain * 1000:7.1f} ms   sandboxed {boxed * 1000:7.1f} ms   "
-            f"overhead {(boxed - plain) * 1000:+7.1f} ms ({boxed / plain:.2f}×)"
+            f"  {name:<7} bare {bare * 1000:6.1f} ms   launched (cmd:) {plain * 1000:6.1f} ms   "
+            f"sandboxed {boxed * 1000:6.1f} ms: {boxed / bare:.2f}x bare, "
+            f"{boxed / plain:.2f}x launched"
         )
     print("memory of idle sandboxes (mean charged to each one's cgroup)")
     for count in idle:

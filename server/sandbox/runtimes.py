@@ -40,8 +40,9 @@ PYTHON_PACKAGES = (
     "google._upb",
     "typing_extensions",
 )
-#: Left out of the copies: caches, and the parts of kassen a bot never imports.
-PYTHON_IGNORED = ("__pycache__", "*.pyc", "commands")
+#: Left out of the copies: the parts of kassen a bot never imports. Compiled bytecode is kept
+#: (copies keep their sources' times, so it stays valid) and what is missing is compiled once.
+PYTHON_IGNORED = ("commands",)
 BASE_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
 
 
@@ -96,6 +97,15 @@ def make_python_folder(destination: Path) -> Path:
     if interpreter is not None:
         for link in ("python", "python3"):
             (destination / "bin" / link).symlink_to(interpreter)
+        # Compiled now (what was not yet), by the interpreter the bots run: the folder is
+        # read-only to them, so without this each bot would compile the SDK at each start
+        # (~140 ms of its start-up).
+        subprocess.run(
+            [str(interpreter), "-m", "compileall", "-q", "-j", "0", str(site)],
+            capture_output=True,
+            check=False,
+            timeout=300,
+        )
     _world_readable(destination)
     return destination
 
