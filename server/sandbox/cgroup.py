@@ -43,6 +43,10 @@ class BotCgroup:
     """The cgroups (one per controller the host offers) of one sandboxed bot."""
 
     folders: tuple[Path, ...]
+    #: Where the host has no cgroup for a bound, the rlimit that stands in for it
+    #: (``enter_argv`` sets them): RLIMIT_DATA bytes for memory, RLIMIT_NPROC for processes.
+    data_bytes: int = 0
+    nproc: int = 0
 
     @classmethod
     def create(cls, host: Host, bounds: Bounds, name: str = "") -> BotCgroup:
@@ -68,7 +72,11 @@ class BotCgroup:
             _write(cpu / "cpu.cfs_period_us", CPU_PERIOD_US)
             _write(cpu / "cpu.cfs_quota_us", max(1000, round(bounds.cpus * CPU_PERIOD_US)))
             folders.append(cpu)
-        return cls(tuple(folders))
+        return cls(
+            tuple(folders),
+            data_bytes=0 if host.memory_cgroup is not None else bounds.memory_bytes,
+            nproc=0 if host.pids_cgroup is not None else bounds.processes,
+        )
 
     def enter_argv(
         self, argv: list[str], cpu_s: int = 0, file_bytes: int = 0, open_files: int = 0
@@ -85,6 +93,12 @@ class BotCgroup:
             steps.append(f"ulimit -f {-(-file_bytes // 512)}")
         if open_files:
             steps.append(f"ulimit -n {open_files}")
+        if self.data_bytes or self.nproc:
+            # Stand-ins for missing cgroups (host.Host.bounds says so), by util-linux's prlimit:
+            # a POSIX shell's ulimit has no portable flag for the process count.
+            stand_ins = [f"--data={self.data_bytes}"] if self.data_bytes else []
+            stand_ins += [f"--nproc={self.nproc}"] if self.nproc else []
+            argv = ["prlimit", *stand_ins, "--", *argv]
         if not steps:
             return argv
         script = " && ".join([*steps, f"shift {len(self.folders)}", 'exec "$@"'])

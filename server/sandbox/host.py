@@ -48,8 +48,16 @@ class Host:
         """One line per bound, saying whether a cgroup or only an rlimit holds it."""
         if self.problem:
             return [f"no sandbox: {self.problem}"]
-        memory = "cgroup v1 memory" if self.memory_cgroup else "RLIMIT_DATA only (no cgroup)"
-        pids = "cgroup v1 pids" if self.pids_cgroup else "RLIMIT_NPROC only (no cgroup)"
+        memory = (
+            "cgroup v1 memory"
+            if self.memory_cgroup
+            else "RLIMIT_DATA of each process only (no memory cgroup: shared memory escapes it)"
+        )
+        pids = (
+            "cgroup v1 pids"
+            if self.pids_cgroup
+            else "RLIMIT_NPROC only (no pids cgroup: it counts every process of the sandbox user)"
+        )
         cpu = "cgroup v1 cpu quota" if self.cpu_cgroup else "none (no cpu cgroup): all cores"
         return [
             "sandbox: bubblewrap, user/pid/ipc/mount/net/uts/cgroup namespaces, no network",

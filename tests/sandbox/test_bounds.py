@@ -122,3 +122,25 @@ def test_kill_all_ends_a_running_bot_and_everything_it_started(
     cgroup.kill_all()
     assert bot.wait(10) != 0
     assert cgroup.pids() == set()
+
+
+def test_without_a_memory_cgroup_an_rlimit_stands_in(area: Path) -> None:
+    """A host without a memory (or pids) cgroup still bounds a bot's heap (RLIMIT_DATA) and
+    its processes (RLIMIT_NPROC), as its start-up line says."""
+    from dataclasses import replace
+
+    bare = replace(HOST, memory_cgroup=None, pids_cgroup=None, cpu_cgroup=None)
+    assert any("RLIMIT_DATA" in line for line in bare.bounds())
+    group = BotCgroup.create(bare, Bounds(memory_bytes=64 * MB, processes=24))
+    assert group.folders == () and (group.data_bytes, group.nproc) == (64 * MB, 24)
+    bot = start(
+        area,
+        group,
+        "try:\n"
+        "    hog = bytearray(256 * 1024 * 1024)\n"
+        "    print('allocated', len(hog), flush=True)\n"
+        "except MemoryError:\n"
+        "    print('refused', flush=True)\n",
+    )
+    out, _ = bot.communicate(timeout=60)
+    assert out.strip() == "refused"
