@@ -461,3 +461,38 @@ def test_a_version_being_built_when_the_ladder_stops_is_built_at_the_next_start(
             assert version.state == "ready", version.summary
 
     asyncio.run(asyncio.wait_for(body(), 240))
+
+
+def test_old_and_failed_versions_give_their_folders_back(run: Run) -> None:
+    """Failed versions lose their folders at once, ready ones beyond the newest three when a
+    newer one is ready (``retired``); records and logs stay."""
+
+    async def test(ladder: Ladder) -> None:
+        stub = ladder.stub
+        bot_id, token = await register(stub, "prolific")
+        submitted = ladder.service.submitted
+        assert submitted is not None and submitted.kit is not None
+        await stub.SubmitBot(
+            iter(upload(python_bot(build="echo broken-build; exit 1"))), metadata=bearer(token)
+        )
+        assert (await until_state(stub, token, 1)).state == "build_failed"
+        for number in range(2, 6):
+            await stub.SubmitBot(iter(upload(python_bot())), metadata=bearer(token))
+            assert (await until_state(stub, token, number)).state == "ready"
+        states = {v.number: v.state for v in submitted.all_versions(bot_id)}
+        assert states == {1: "build_failed", 2: "retired", 3: "ready", 4: "ready", 5: "ready"}
+        kept = {
+            v.number
+            for v in submitted.all_versions(bot_id)
+            if (submitted.kit.area / v.folder).exists()
+        }
+        assert kept == {3, 4, 5}
+        logs = await stub.GetBotLog(lpb.GetBotLogRequest(version=1), metadata=bearer(token))
+        assert "broken-build" in logs.build_log  # its log outlives its folder
+        with pytest.raises(grpc.aio.AioRpcError) as retired:
+            await stub.PinVersion(
+                lpb.PinVersionRequest(bot_id=bot_id, version=2), metadata=bearer(ORGANISER)
+            )
+        assert "retired" in (retired.value.details() or "")
+
+    run(test)

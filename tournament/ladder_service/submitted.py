@@ -50,6 +50,8 @@ log = structlog.get_logger("kassen.ladder.submitted")
 MB = 1024 * 1024
 #: Uploads being received at once (each holds a file until it is unpacked).
 MAX_UPLOADS = 4
+#: Ready versions whose folders are kept (the newest ones; a pinned one is kept too).
+KEPT_READY = 3
 
 
 @dataclass(frozen=True)
@@ -326,6 +328,35 @@ class SubmittedBots:
             f"{build_summary}; {summary}",
             validation_log=validation_log,
         )
+        await self._prune(bot.id)
+
+    async def _prune(self, bot_id: str) -> None:
+        """Delete the folders no match will start from again: failed versions', and ready
+        versions' older than the newest ``KEPT_READY`` unless pinned (these are ``retired``: a
+        rollback goes back that far). Records and logs stay."""
+        assert self.kit is not None
+        found = self.all_versions(bot_id)  # newest first
+        playing = self.playing(bot_id)
+        ready = [v for v in found if v.state == "ready"]
+        for version in found:
+            if version.state in versions.UNFINISHED:
+                continue
+            old_ready = (
+                version.state == "ready"
+                and version not in ready[:KEPT_READY]
+                and not version.pinned
+                and version != playing
+            )
+            failed = version.state in ("build_failed", "validation_failed")
+            if not (old_ready or failed):
+                continue
+            folder = self.kit.area / version.folder
+            if folder.exists():
+                await asyncio.to_thread(shutil.rmtree, folder, True)
+            if old_ready:
+                await self._set(
+                    version, "retired", f"{version.summary}; retired (its folder is deleted)"
+                )
 
     async def _validate(self, bot: BotRecord, version: Version) -> tuple[bool, str, str]:
         """One unrated match against house policies: clean only if the bot played it to

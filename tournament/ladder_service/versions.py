@@ -3,7 +3,8 @@ stderr tails of its matches (its author's alone to read).
 
 A version moves ``building`` → ``validating`` → ``ready``, or stops at ``build_failed`` /
 ``validation_failed``; one the ladder stopped meanwhile is ``stopped`` and is picked up at
-the next start. The playing version is the pinned one if an organiser pinned one, else the
+the next start. A ready version older than the newest ``KEPT_READY`` (and not pinned) is
+``retired``: its folder is deleted, its record and logs stay. The playing version is the pinned one if an organiser pinned one, else the
 newest ``ready`` one. In the ladder's database beside ``registry``'s tables.
 """
 
@@ -17,7 +18,15 @@ from sqlalchemy.engine import Connection, Engine
 
 from tournament.ladder_service.registry import RegistryError, metadata
 
-STATES = ("building", "build_failed", "validating", "validation_failed", "ready", "stopped")
+STATES = (
+    "building",
+    "build_failed",
+    "validating",
+    "validation_failed",
+    "ready",
+    "stopped",
+    "retired",
+)
 UNFINISHED = ("building", "validating", "stopped")
 MAX_NOTE_CHARS = 200
 #: Stderr tails kept per bot (the oldest go first).
