@@ -76,7 +76,7 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     log.set_defaults(run=run_log)
 
     pin = actions.add_parser("pin", help="make a version the playing one (organiser)")
-    pin.add_argument("bot_id")
+    pin.add_argument("bot_id", help="the bot (kassen ladder versions, ListBots)")
     pin.add_argument("version", type=int, help="a ready version; 0 unpins")
     pin.add_argument("--address", default=DEFAULT_GRPC, help="the ladder's gRPC address")
     add_token_flag(pin, "file holding the organiser token")
