@@ -50,6 +50,8 @@ log = structlog.get_logger("kassen.ladder.submitted")
 MB = 1024 * 1024
 #: Uploads being received at once (each holds a file until it is unpacked).
 MAX_UPLOADS = 4
+#: How long an upload waits for a ladder that is starting.
+START_WAIT_S = 60.0
 #: Ready versions whose folders are kept (the newest ones; a pinned one is kept too).
 KEPT_READY = 3
 
@@ -120,6 +122,9 @@ class SubmittedBots:
         self._pipelines: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._uploads = asyncio.Semaphore(MAX_UPLOADS)
         self._validations: set[str] = set()
+        #: Set once ``start`` has made the kit: an upload that comes sooner (the gRPC port
+        #: opens before the ladder has started) waits for it.
+        self.ready = asyncio.Event()
 
     # ------------------------------------------------------------------ life cycle
 
@@ -152,6 +157,7 @@ class SubmittedBots:
             record = records.get(version.bot_id)
             if record is not None:
                 self._pipeline(record, version)
+        self.ready.set()
 
     async def stop(self) -> None:
         for task in list(self._pipelines.values()):
@@ -216,8 +222,10 @@ class SubmittedBots:
     async def receive(self, bot: BotRecord, header: Header, chunks: Any) -> Version:
         """Store one upload (``chunks``: an async iterator of bytes) as ``bot``'s next
         version and start building it. ``UploadRefused`` names what is wrong."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.ready.wait(), START_WAIT_S)
         if self.kit is None:
-            raise UploadRefused("this ladder does not accept submissions")
+            raise UploadRefused("this ladder is still starting: try again in a minute")
         if bot.house:
             raise UploadRefused("house bots are not submitted")
         if header.format not in ("tar.gz", "zip"):
