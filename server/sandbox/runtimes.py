@@ -211,7 +211,7 @@ def _rust_problem(sysroot: Path) -> str | None:
     if problem is None:
         return None
     return (
-        f"{problem}; set KASSEN_RUST_SYSROOT to a copy it can reach"
+        f"{problem}; set KASSEN_RUST_SYSROOT (or rust_sysroot in ladder.toml) to a copy it can reach"
         ' (e.g. cp -al "$(rustc --print sysroot)" /srv/rust, on the same filesystem)'
     )
 
