@@ -101,17 +101,11 @@ def _organiser_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def run_submit(args: argparse.Namespace) -> int:
-    from kassen.commands.match_submissions import prepare
-    from tournament.submissions.manifest import ManifestError, read_manifest
+    from kassen.commands.match_submissions import prepare, read_folder
 
     token = _token(args)
     folder: Path = args.folder
-    if not folder.is_dir():
-        raise UsageError(f"{folder} is not a folder")
-    try:
-        manifest = read_manifest(folder)
-    except ManifestError as exc:
-        raise UsageError(f"{folder}: {exc}") from None
+    manifest = read_folder(folder, "" if not folder.is_dir() else f"{folder}: ")
     if not args.no_prepare:
         prepare(folder, manifest.prepare)
     with tempfile.TemporaryDirectory(prefix="kassen-submit-") as scratch:

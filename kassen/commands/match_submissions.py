@@ -35,16 +35,22 @@ class LocalSubmission:
 
 def submission_seat(spec: str) -> LocalSubmission:
     """``sub:DIR`` read and checked (a usage error names what is wrong with it)."""
+    folder = Path(spec[len(SUB_PREFIX) :]).expanduser()
+    manifest = read_folder(folder, f"--seat {spec}: ")
+    return LocalSubmission(folder.resolve(), manifest, folder.resolve().name)
+
+
+def read_folder(folder: Path, label: str) -> Manifest:
+    """The manifest of a submission folder; a usage error, starting with ``label``, names a
+    folder that is not one or a manifest that cannot be used."""
     from tournament.submissions.manifest import ManifestError, read_manifest
 
-    folder = Path(spec[len(SUB_PREFIX) :]).expanduser()
     if not folder.is_dir():
-        raise UsageError(f"--seat {spec}: {folder} is not a folder")
+        raise UsageError(f"{label}{folder} is not a folder")
     try:
-        manifest = read_manifest(folder)
+        return read_manifest(folder)
     except ManifestError as exc:
-        raise UsageError(f"--seat {spec}: {exc}") from None
-    return LocalSubmission(folder.resolve(), manifest, folder.resolve().name)
+        raise UsageError(f"{label}{exc}") from None
 
 
 def prepare(folder: Path, command: str | None, label: str = "") -> None:
