@@ -496,3 +496,27 @@ def test_old_and_failed_versions_give_their_folders_back(run: Run) -> None:
         assert "retired" in (retired.value.details() or "")
 
     run(test)
+
+
+def test_a_bot_that_uploads_too_often_is_told_when_to_try_again(run: Run) -> None:
+    """Every version is a build and a validation match: a bot gets a few at once, then one
+    every two minutes (RESOURCE_EXHAUSTED, saying when)."""
+
+    async def test(ladder: Ladder) -> None:
+        stub = ladder.stub
+        _bot_id, token = await register(stub, "eager")
+        submitted = ladder.service.submitted
+        assert submitted is not None
+        for _ in range(submitted.uploads.burst):
+            assert submitted.uploads.allow("eager-elsewhere")  # another bot's bucket
+        bucket_of_this_bot = _bot_id
+        for _ in range(submitted.uploads.burst):
+            submitted.uploads.allow(bucket_of_this_bot)
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await stub.SubmitBot(iter(upload(python_bot())), metadata=bearer(token))
+        assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "uploads too often: try again in" in (refused.value.details() or "")
+        listed = await stub.ListVersions(lpb.ListVersionsRequest(), metadata=bearer(token))
+        assert list(listed.versions) == []
+
+    run(test)

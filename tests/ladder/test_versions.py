@@ -120,3 +120,18 @@ def test_only_the_newest_stderr_tails_of_a_bot_are_kept(engine: Engine) -> None:
         versions.tail(engine, mine, "theirs")  # another bot's match is not this bot's
     versions.keep_tail(engine, mine, "huge", 1, "x" * (versions.MAX_TAIL_CHARS * 3))
     assert len(versions.tail(engine, mine, "huge")) == versions.MAX_TAIL_CHARS
+
+
+def test_a_public_page_reads_three_versions_at_most_however_many_there_are(
+    engine: Engine,
+) -> None:
+    mine = bot(engine)
+    for number in range(1, 31):
+        versions.add_version(engine, mine, "python", "a" * 64, 1, "", f"bot-{number}")
+        versions.set_state(engine, mine, number, "build_failed", "exit status 1")
+    versions.set_state(engine, mine, 7, "ready", "validated")
+    versions.set_state(engine, mine, 12, "ready", "validated")
+    versions.pin(engine, mine, 7)
+    shown = versions.shown(engine, mine)
+    assert [v.number for v in shown] == [30, 12, 7]
+    assert versions.playing(shown) == versions.playing(versions.versions(engine, mine))

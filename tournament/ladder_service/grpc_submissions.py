@@ -17,7 +17,12 @@ from server.auth import presented_token
 from tournament.ladder_service import versions
 from tournament.ladder_service.registry import BotRecord, RegistryError
 from tournament.ladder_service.service import LadderService
-from tournament.ladder_service.submitted import Header, SubmittedBots, UploadRefused
+from tournament.ladder_service.submitted import (
+    Header,
+    SubmittedBots,
+    TooManyUploads,
+    UploadRefused,
+)
 from tournament.ladder_service.versions import Version
 
 Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
@@ -60,6 +65,8 @@ class SubmissionCalls:
 
         try:
             version = await submitted.receive(bot, header, chunks())
+        except TooManyUploads as exc:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc))
         except UploadRefused as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         return lpb.SubmitBotResponse(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import math
 import os
 import secrets
 import shutil
@@ -39,6 +40,7 @@ from server.sandbox.seat_socket import seat_socket
 from server.seats import RemoteSeat
 from server.settings import FailurePolicy, MatchSettings, TimeControl
 from tournament.ladder_service import versions
+from tournament.ladder_service.rate_limit import RateLimiter
 from tournament.ladder_service.registry import BotRecord, RegistryError
 from tournament.ladder_service.versions import Version
 from tournament.ladder_service.writer import DatabaseWriter
@@ -50,6 +52,10 @@ log = structlog.get_logger("kassen.ladder.submitted")
 MB = 1024 * 1024
 #: Uploads being received at once (each holds a file until it is unpacked).
 MAX_UPLOADS = 4
+UPLOAD_BURST = 10
+UPLOAD_EVERY_S = 120.0
+#: Bytes of an upload gathered before they are written (in a thread, off the match loop).
+WRITE_BATCH = 1024 * 1024
 #: How long an upload waits for a ladder that is starting.
 START_WAIT_S = 60.0
 #: Ready versions whose folders are kept (the newest ones; a pinned one is kept too).
@@ -84,6 +90,10 @@ class UploadRefused(ValueError):
     """An upload that is not stored; the message says why in one line."""
 
 
+class TooManyUploads(UploadRefused):
+    """A bot that uploads too often; the message says when to try again."""
+
+
 @dataclass(frozen=True)
 class Header:
     format: str
@@ -97,6 +107,12 @@ class SubmittedBot:
     versions: list[Version]
     #: Matches it plays now.
     active: set[str] = field(default_factory=set)
+    #: The version that plays, found again whenever ``versions`` changes (``refresh``): the
+    #: matchmaker asks for it every round, and a bot may have many versions.
+    playing: Version | None = None
+
+    def refresh(self) -> None:
+        self.playing = versions.playing(self.versions)
 
 
 class SubmittedBots:
@@ -125,6 +141,9 @@ class SubmittedBots:
         #: Set once ``start`` has made the kit: an upload that comes sooner (the gRPC port
         #: opens before the ladder has started) waits for it.
         self.ready = asyncio.Event()
+        #: Versions per bot: a few at once, then one every ``UPLOAD_EVERY_S`` (every version
+        #: is a build, a validation match and a record kept for good).
+        self.uploads = RateLimiter(burst=UPLOAD_BURST, per_second=1 / UPLOAD_EVERY_S)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -153,6 +172,8 @@ class SubmittedBots:
         stopped = await self.writer.call(versions.stop_unfinished, self.engine)
         for version in await self.writer.call(versions.versions, self.engine):
             self.bots.setdefault(version.bot_id, SubmittedBot([])).versions.append(version)
+        for entry in self.bots.values():
+            entry.refresh()
         for version in stopped:
             record = records.get(version.bot_id)
             if record is not None:
@@ -172,7 +193,7 @@ class SubmittedBots:
 
     def playing(self, bot_id: str) -> Version | None:
         entry = self.bots.get(bot_id)
-        return versions.playing(entry.versions) if entry else None
+        return entry.playing if entry else None
 
     def free_slots(self, bot_id: str) -> int:
         entry = self.bots.get(bot_id)
@@ -235,6 +256,9 @@ class SubmittedBots:
             raise UploadRefused(f"the archive is {header.size:,} bytes; the limit is {limit:,}")
         if any(v.state in versions.UNFINISHED for v in self.all_versions(bot.id)):
             raise UploadRefused("a version of this bot is still being built or validated")
+        if not self.uploads.allow(bot.id):
+            wait = math.ceil(self.uploads.retry_after(bot.id))
+            raise TooManyUploads(f"bot {bot.name} uploads too often: try again in {wait} s")
         async with self._uploads:
             staged = self.kit.area / f"upload-{secrets.token_hex(12)}"
             try:
@@ -264,7 +288,9 @@ class SubmittedBots:
         except RegistryError as exc:
             shutil.rmtree(folder, ignore_errors=True)
             raise UploadRefused(str(exc)) from None
-        self.bots.setdefault(bot.id, SubmittedBot([])).versions.append(version)
+        entry = self.bots.setdefault(bot.id, SubmittedBot([]))
+        entry.versions.append(version)
+        entry.refresh()
         self._pipeline(bot, version)
         log.info("version received", bot=bot.id, version=version.number, bytes=header.size)
         return version
@@ -272,6 +298,7 @@ class SubmittedBots:
     async def _write(self, staged: Path, header: Header, chunks: Any, limit: int) -> str:
         digest = hashlib.sha256()
         received = 0
+        pending: list[bytes] = []
         fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as out:
             async for chunk in chunks:
@@ -280,8 +307,11 @@ class SubmittedBots:
                     raise UploadRefused(
                         f"more bytes than the header's size ({header.size:,}) were sent"
                     )
-                digest.update(chunk)
-                out.write(chunk)
+                pending.append(chunk)
+                if sum(map(len, pending)) >= WRITE_BATCH:
+                    await asyncio.to_thread(_hash_and_write, digest, out, pending)
+                    pending = []
+            await asyncio.to_thread(_hash_and_write, digest, out, pending)
         if received != header.size:
             raise UploadRefused(f"{received:,} bytes received; the header said {header.size:,}")
         if digest.hexdigest() != header.sha256.lower():
@@ -415,6 +445,7 @@ class SubmittedBots:
         )
         entry = self.bots.setdefault(version.bot_id, SubmittedBot([]))
         entry.versions = [updated if v.number == updated.number else v for v in entry.versions]
+        entry.refresh()
         return updated
 
     async def pin(self, bot_id: str, number: int) -> None:
@@ -423,9 +454,17 @@ class SubmittedBots:
             raise RegistryError("bot_id: this bot has no versions")
         await self.writer.call(versions.pin, self.engine, bot_id, number)
         entry.versions = await self.writer.call(versions.versions, self.engine, bot_id)
+        entry.refresh()
 
 
 def _stderr(match: Match, seat: int) -> str:
     """What a launched seat's bot last wrote on stderr (bounded by the referee's reader)."""
     found = match.seats[seat]
     return found.stderr_tail.decode("utf-8", "replace") if isinstance(found, RemoteSeat) else ""
+
+
+def _hash_and_write(digest: Any, out: Any, chunks: list[bytes]) -> None:
+    """Hash and write an upload's chunks (in a thread: the loop plays matches)."""
+    for chunk in chunks:
+        digest.update(chunk)
+        out.write(chunk)

@@ -176,6 +176,26 @@ def versions(engine: Engine, bot_id: str | None = None) -> list[Version]:
     return [_version(row) for row in rows]
 
 
+def shown(engine: Engine, bot_id: str) -> list[Version]:
+    """What a public page needs of a bot's versions, however many it has: the newest, the
+    pinned and the newest ready one (each an index range of the key; ``playing`` of them is
+    the playing version)."""
+    c = ladder_versions.c
+    mine = sa.select(*_COLUMNS).where(c.bot_id == bot_id)
+    queries = [
+        mine.order_by(c.number.desc()).limit(1),
+        mine.where(c.pinned.is_(True)).limit(1),
+        mine.where(c.state == "ready").order_by(c.number.desc()).limit(1),
+    ]
+    found: dict[int, Version] = {}
+    with engine.connect() as conn:
+        for query in queries:
+            for row in conn.execute(query):
+                version = _version(row)
+                found[version.number] = version
+    return [found[n] for n in sorted(found, reverse=True)]
+
+
 def stop_unfinished(engine: Engine) -> list[Version]:
     """Versions a previous run left being built or validated, marked ``stopped``: the
     ladder builds them again."""

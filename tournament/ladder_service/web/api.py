@@ -132,7 +132,7 @@ async def bot_page(request: Request) -> tuple[BotRecord, dict[str, Any]]:
     found = await find_bot(request)
     source = source_of(request)
     recent = await source.db(data.load_matches, source.engine, found.id, data.RECENT, None)
-    found_versions = await source.db(versions.versions, source.engine, found.id)
+    found_versions = await source.db(versions.shown, source.engine, found.id)
     info = data.bot_info(await standings_of(request), found, recent)
     return found, {**info, **data.submission_info(found, found_versions)}
 
