@@ -209,10 +209,21 @@ class Assignment(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     TICKET_FIELD_NUMBER: _builtins.int
     SETUP_FIELD_NUMBER: _builtins.int
+    REFEREE_ADDRESS_FIELD_NUMBER: _builtins.int
+    REFEREE_TLS_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     seat: _builtins.int
     ticket: _builtins.str
     """The seat's secret ticket for Referee/Play."""
+    referee_address: _builtins.str
+    """The referee that hosts this match: play it there (Referee/Play with the ticket). Empty:
+    the ladder's own address, where the Seek stream is (a ladder that referees its matches
+    itself, and every ladder before referee fleets).
+    """
+    referee_tls: _builtins.bool
+    """Whether that referee speaks TLS: check it with the CA the bot uses for the ladder (or the
+    system's roots). Unused when referee_address is empty (the ladder's own TLS holds).
+    """
     @_builtins.property
     def setup(self) -> _referee_pb2.MatchSetup: ...
     def __init__(
@@ -222,10 +233,12 @@ class Assignment(_message.Message):
         seat: _builtins.int = ...,
         ticket: _builtins.str = ...,
         setup: _referee_pb2.MatchSetup | None = ...,
+        referee_address: _builtins.str = ...,
+        referee_tls: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["setup", b"setup"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "seat", b"seat", "setup", b"setup", "ticket", b"ticket"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "referee_address", b"referee_address", "referee_tls", b"referee_tls", "seat", b"seat", "setup", b"setup", "ticket", b"ticket"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -412,21 +425,72 @@ Global___GetStandingsRequest: _TypeAlias = GetStandingsRequest  # noqa: Y015
 class GetStandingsResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
+    @_typing.final
+    class LiveRefereesEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        @_builtins.property
+        def value(self) -> Global___LiveReferee: ...
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: Global___LiveReferee | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["value", b"value"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     POOLS_FIELD_NUMBER: _builtins.int
+    LIVE_REFEREES_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def pools(self) -> _containers.RepeatedCompositeFieldContainer[Global___PoolStanding]: ...
+    @_builtins.property
+    def live_referees(self) -> _containers.MessageMap[_builtins.str, Global___LiveReferee]:
+        """Live matches hosted by another referee than the ladder's own: match id -> where to
+        Watch it (that referee's address, TLS as in referee_tls).
+        """
+
     def __init__(
         self,
         *,
         pools: _abc.Iterable[Global___PoolStanding] | None = ...,
+        live_referees: _abc.Mapping[_builtins.str, Global___LiveReferee] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["pools", b"pools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["live_referees", b"live_referees", "pools", b"pools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetStandingsResponse: _TypeAlias = GetStandingsResponse  # noqa: Y015
+
+@_typing.final
+class LiveReferee(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ADDRESS_FIELD_NUMBER: _builtins.int
+    TLS_FIELD_NUMBER: _builtins.int
+    address: _builtins.str
+    tls: _builtins.bool
+    def __init__(
+        self,
+        *,
+        address: _builtins.str = ...,
+        tls: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "tls", b"tls"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LiveReferee: _TypeAlias = LiveReferee  # noqa: Y015
 
 @_typing.final
 class PoolStanding(_message.Message):
