@@ -25,6 +25,8 @@ from server.forwarding import (
     add_owner_service,
     add_routing_service,
 )
+from server.hosting import Hosting
+from server.hosting_service import HostingServicer, add_hosting_service
 from server.referee import Referee
 from server.service import RefereeService, add_referee_service
 from server.settings import ServerSettings
@@ -50,13 +52,15 @@ def build_server(
     services: Sequence[AddServices] = (),
     router: Router | None = None,
     owner: bool = False,
+    hosting: Hosting | None = None,
 ) -> grpc.aio.Server:
     """The referee's gRPC server; ``services`` add more services to it (the ladder's).
 
     One worker of several (server/forwarding.py) has two: its share of the public port
     (``router``: SO_REUSEPORT, other workers' matches forwarded) and its private socket
     (``owner``: what the other workers forward to it). A single referee keeps SO_REUSEPORT
-    off, so a busy port is an error rather than a shared one.
+    off, so a busy port is an error rather than a shared one. ``hosting``: the referee also
+    hosts a ladder's matches (``RefereeHost``, server/hosting_service.py).
     """
     token = referee.settings.admin_token
     server = grpc.aio.server(
@@ -76,6 +80,8 @@ def build_server(
     else:
         add_referee_service(RefereeService(referee), server)
     extra_names = [add(server, referee) for add in services]
+    if hosting is not None:
+        extra_names.append(add_hosting_service(HostingServicer(hosting, router), server))
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
@@ -100,6 +106,7 @@ async def running_server(
     services: Sequence[AddServices] = (),
     worker: WorkerSlot | None = None,
     private_socket: str | None = None,
+    host_matches: bool = True,
 ) -> AsyncIterator[Referee]:
     """Run a referee on ``address`` (port 0: a free port) until the block exits.
 
@@ -112,7 +119,8 @@ async def running_server(
     server/workers.py); it also listens on its private socket for the others' forwarding.
     ``private_socket``: a unix socket path (in a folder only this user may enter) on which the
     same services are also served, in plaintext, for processes of the organiser's own (the
-    ladder's web page).
+    ladder's web page). ``host_matches``: also serve ``RefereeHost`` for a ladder's
+    coordinator (``referee.hosting``; organiser only); a ladder's own server does not.
     """
     settings = settings or ServerSettings()
     host = address.rsplit(":", 1)[0]
@@ -124,10 +132,12 @@ async def running_server(
     prefix = worker.prefix if worker is not None else ""
     referee = Referee(replay_dir=replay_dir, settings=settings, store=store, id_prefix=prefix)
     router = Router(worker) if worker is not None else None
-    server = build_server(referee, services, router=router)
+    hosting = Hosting(referee) if host_matches else None
+    referee.hosting = hosting
+    server = build_server(referee, services, router=router, hosting=hosting)
     servers = [server]
     if worker is not None:
-        private = build_server(referee, owner=True)
+        private = build_server(referee, owner=True, hosting=hosting)
         if private.add_insecure_port(worker.socket(worker.index)) == 0:
             raise AddressInUse(f"cannot listen on {worker.socket(worker.index)}")
         servers.append(private)

@@ -21,7 +21,13 @@ import structlog
 log = structlog.get_logger("kassen.auth")
 
 #: The calls that need the organiser token. Later management calls join this set.
-MANAGEMENT_METHODS: frozenset[str] = frozenset({"/kassen.v1.Referee/CreateMatch"})
+MANAGEMENT_METHODS: frozenset[str] = frozenset(
+    {
+        "/kassen.v1.Referee/CreateMatch",
+        "/kassen.v1.RefereeHost/HostMatch",
+        "/kassen.v1.RefereeHost/DescribeHost",
+    }
+)
 METADATA_KEY = "authorization"
 SCHEME = "bearer"
 #: Environment variables of the organiser (never handed to a launched bot).

@@ -96,11 +96,11 @@ def _raw(message: Message | bytes) -> bytes:
     return message if isinstance(message, bytes) else message.SerializeToString()
 
 
-def _same(data: bytes) -> bytes:
+def raw_bytes(data: bytes) -> bytes:
     return data
 
 
-def _forwarded_metadata(context: Context) -> tuple[tuple[str, str | bytes], ...]:
+def forwarded_metadata(context: Context) -> tuple[tuple[str, str | bytes], ...]:
     """The caller's metadata (the organiser token among it) and host, for the owner."""
     kept = tuple(
         (key, value)
@@ -178,7 +178,7 @@ def _pairs(metadata: Any) -> tuple[tuple[str, str | bytes], ...]:
     return tuple((key, value) for key, value in metadata or ())
 
 
-async def _relay_error(context: Context, error: grpc.aio.AioRpcError) -> None:
+async def relay_error(context: Context, error: grpc.aio.AioRpcError) -> None:
     await context.abort(error.code(), error.details() or "", _pairs(error.trailing_metadata()))
 
 
@@ -223,9 +223,9 @@ class RoutingService:
         the same grpc.aio bug on the seat's side.
         """
         open_call = self.router.channel(owner).stream_stream(
-            f"/{SERVICE}/Play", request_serializer=_same, response_deserializer=_same
+            f"/{SERVICE}/Play", request_serializer=raw_bytes, response_deserializer=raw_bytes
         )
-        call = open_call(metadata=_forwarded_metadata(context))
+        call = open_call(metadata=forwarded_metadata(context))
         write_failed = False
 
         async def upstream() -> None:
@@ -254,7 +254,7 @@ class RoutingService:
                     await context.write(data)
             except grpc.aio.AioRpcError as error:
                 if not (write_failed and error.code() == grpc.StatusCode.INTERNAL):
-                    await _relay_error(context, error)
+                    await relay_error(context, error)
             await asyncio.wait({pump}, timeout=HALF_CLOSE_WAIT_S)
         finally:
             pump.cancel()
@@ -277,13 +277,13 @@ class RoutingService:
         if owner is None:
             return cast(Message, await local(request, context))
         call = self.router.channel(owner).unary_unary(
-            f"/{SERVICE}/{method}", request_serializer=_same, response_deserializer=_same
+            f"/{SERVICE}/{method}", request_serializer=raw_bytes, response_deserializer=raw_bytes
         )
         try:
-            answer: bytes = await call(data, metadata=_forwarded_metadata(context))
+            answer: bytes = await call(data, metadata=forwarded_metadata(context))
             return answer
         except grpc.aio.AioRpcError as error:
-            await _relay_error(context, error)
+            await relay_error(context, error)
             raise  # not reached: abort raises
 
     async def GetMatch(self, data: bytes, context: Context) -> Message | bytes:
@@ -306,13 +306,13 @@ class RoutingService:
             return
         self.router.forwarded_watches += 1
         call = self.router.channel(owner).unary_stream(
-            f"/{SERVICE}/Watch", request_serializer=_same, response_deserializer=_same
-        )(data, metadata=_forwarded_metadata(context))
+            f"/{SERVICE}/Watch", request_serializer=raw_bytes, response_deserializer=raw_bytes
+        )(data, metadata=forwarded_metadata(context))
         try:  # written here, not yielded: a client that leaves cancels the relayed call at once
             async for relayed in call:
                 await context.write(relayed)
         except grpc.aio.AioRpcError as error:
-            await _relay_error(context, error)
+            await relay_error(context, error)
         finally:
             call.cancel()
 
@@ -334,7 +334,7 @@ class RoutingService:
         except StoreUnavailable as exc:
             await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
         except grpc.aio.AioRpcError as error:
-            await _relay_error(context, error)
+            await relay_error(context, error)
         merged: dict[str, tuple[float, pb.MatchSummary]] = {}
         for worker, entries in zip(workers, found, strict=True):
             for created_at, summary in entries:
@@ -350,9 +350,9 @@ class RoutingService:
     ) -> list[tuple[float, pb.MatchSummary]]:
         call = self.router.channel(index).unary_unary(
             NEWEST,
-            request_serializer=_same,
+            request_serializer=raw_bytes,
             response_deserializer=pb.ListMatchesResponse.FromString,
-        )(data, metadata=_forwarded_metadata(context))
+        )(data, metadata=forwarded_metadata(context))
         response = await call
         times = dict(await call.trailing_metadata() or ()).get(CREATED_AT, "")
         created = [float(t) for t in str(times).split(",") if t]
@@ -411,10 +411,10 @@ def add_routing_service(routing: RoutingService, server: grpc.aio.Server) -> Non
     service = routing.service
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         "Play": grpc.stream_stream_rpc_method_handler(
-            routing.Play, request_deserializer=_same, response_serializer=_raw
+            routing.Play, request_deserializer=raw_bytes, response_serializer=_raw
         ),
         "Watch": grpc.unary_stream_rpc_method_handler(
-            routing.Watch, request_deserializer=_same, response_serializer=_raw
+            routing.Watch, request_deserializer=raw_bytes, response_serializer=_raw
         ),
     }
     by_id: list[tuple[str, Callable[[bytes, Context], Awaitable[Any]]]] = [
@@ -424,7 +424,7 @@ def add_routing_service(routing: RoutingService, server: grpc.aio.Server) -> Non
     ]
     for name, routed in by_id:
         handlers[name] = grpc.unary_unary_rpc_method_handler(
-            routed, request_deserializer=_same, response_serializer=_raw
+            routed, request_deserializer=raw_bytes, response_serializer=_raw
         )
     local: list[tuple[str, type[Message], Callable[[Any, Context], Awaitable[Any]]]] = [
         ("CreateMatch", pb.CreateMatchRequest, service.CreateMatch),

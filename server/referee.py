@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import structlog
 
@@ -33,6 +34,9 @@ from server.seats import Incoming, LocalSeat, RemoteSeat, Seat, describe_exit
 from server.settings import MatchSettings, ServerSettings
 from server.store import Archive, MatchStore, StoredMatch
 from server.watcher_limits import WatcherLimits
+
+if TYPE_CHECKING:
+    from server.hosting import Hosting
 
 log = structlog.get_logger("kassen.referee")
 
@@ -99,6 +103,8 @@ class Referee:
         self._tasks: set[asyncio.Task[MatchResult]] = set()
         self._launches: set[asyncio.Task[None]] = set()
         #: Matches alive (not finished), and the ones of each caller.
+        #: How this referee hosts a ladder's matches (server/app.py sets it when it does).
+        self.hosting: Hosting | None = None
         self._live: dict[str, Match] = {}
         self._by_caller: dict[str, dict[str, Match]] = {}
         #: Finished matches still in ``matches``, oldest first.

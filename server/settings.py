@@ -119,3 +119,8 @@ class ServerSettings:
     #: Seconds between ``referee_load`` log lines (``server.load``; the commands that serve
     #: start the monitor once they serve); 0: none.
     load_report_s: float = 0.0
+    #: Runtimes of the submitted bots this referee runs beside itself for a ladder (none: it
+    #: hosts matches with house and connected bots only), and the folder its sandboxes'
+    #: area is made in (``tournament.submissions.runner``).
+    submitted_runtimes: tuple[str, ...] = ()
+    sandbox_folder: str = ""

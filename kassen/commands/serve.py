@@ -11,6 +11,7 @@ seat told, then stop. ``--workers N`` runs N referee processes on the one port
 from __future__ import annotations
 
 import argparse
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,11 +45,13 @@ if TYPE_CHECKING:
     import asyncio
 
     from server.forwarding import WorkerSlot
+    from server.referee import Referee
     from server.store import MatchStore
 
 #: Where finished matches go unless ``--store`` says otherwise (next to runs/replays).
 DEFAULT_STORE = "runs/referee.sqlite"
 NO_STORE = "none"
+DEFAULT_SANDBOX_FOLDER = "runs/sandbox"
 #: The most referee processes ``--workers`` starts (server.forwarding.MAX_WORKERS).
 MAX_WORKERS = 64
 
@@ -124,6 +127,20 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     ]
     for flag, default, what in limits:
         serve.add_argument(flag, type=int, default=default, help=f"{what} (default {default})")
+    serve.add_argument(
+        "--run-submitted",
+        default="",
+        metavar="RUNTIMES",
+        help="host a ladder's matches with submitted bots too, running them in sandboxes beside"
+        " this referee: the runtimes offered, comma-separated, or 'all' (default: none)",
+    )
+    serve.add_argument(
+        "--sandbox-folder",
+        default=DEFAULT_SANDBOX_FOLDER,
+        metavar="DIR",
+        help="where the sandboxes' area is made; it and the folders above it must let other"
+        f" users pass (default {DEFAULT_SANDBOX_FOLDER})",
+    )
     add_watcher_flags(serve)
     add_load_report_flag(serve)
     serve.set_defaults(run=run)
@@ -186,7 +203,26 @@ def settings_from(args: argparse.Namespace) -> ServerSettings:
             "--max-message-bytes", args.max_message_bytes, *MESSAGE_BYTES_RANGE
         ),
         load_report_s=load_report_s(args),
+        submitted_runtimes=runtimes_from(args.run_submitted),
+        sandbox_folder=str(Path(args.sandbox_folder).resolve()),
     )
+
+
+def runtimes_from(value: str) -> tuple[str, ...]:
+    """``--run-submitted``: runtimes from the manifest's list (or ``all``), else a UsageError."""
+    from tournament.submissions.manifest import RUNTIMES
+
+    if not value.strip():
+        return ()
+    if value.strip() == "all":
+        return RUNTIMES
+    names = tuple(name.strip() for name in value.split(","))
+    unknown = [name for name in names if name not in RUNTIMES]
+    if unknown:
+        raise UsageError(
+            f"--run-submitted: unknown runtime {unknown[0]!r} (known: {', '.join(RUNTIMES)})"
+        )
+    return names
 
 
 def _check_pair(cert: str, key: str) -> None:
@@ -310,7 +346,10 @@ async def _serve(
             address, replay_dir=replays, settings=settings, store=store, worker=worker
         ) as referee,
         monitoring(settings.load_report_s),
+        contextlib.AsyncExitStack() as stack,
     ):
+        if settings.submitted_runtimes:
+            await _run_submitted(referee, settings, stack)
         if worker is not None:
             _watch_parent(loop, stop)
             log.debug("worker_serving", worker=worker.index, address=referee.address)
@@ -329,6 +368,29 @@ async def _serve(
         )
         await stop.wait()
         log.info("stopping")
+
+
+async def _run_submitted(
+    referee: Referee, settings: ServerSettings, stack: contextlib.AsyncExitStack
+) -> None:
+    """Make this referee run submitted bots' seats (``--run-submitted``); a host that cannot
+    is a UsageError naming what it lacks."""
+    import structlog
+
+    from tournament.submissions.kit import NoSandbox
+    from tournament.submissions.runner import SandboxRunner
+
+    folder = Path(settings.sandbox_folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        runner = await stack.enter_async_context(
+            SandboxRunner.opened(referee, folder, settings.submitted_runtimes)
+        )
+    except (NoSandbox, OSError) as exc:
+        raise UsageError(f"--run-submitted: {exc}") from None
+    assert referee.hosting is not None
+    referee.hosting.run_submitted(runner.seat, runner.runtimes)
+    structlog.get_logger("kassen").info("runs submitted bots", runtimes=runner.runtimes)
 
 
 def _watch_parent(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:

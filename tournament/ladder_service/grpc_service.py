@@ -167,7 +167,14 @@ class LadderServicer(SubmissionCalls, lrpc.LadderServicer):
                 )
                 for key in self.service.pools
             ]
-            self._standings = (version, lpb.GetStandingsResponse(pools=pools))
+            referees = {
+                match_id: lpb.LiveReferee(address=address, tls=tls)
+                for match_id, (address, tls) in self.service.live_referees().items()
+            }
+            self._standings = (
+                version,
+                lpb.GetStandingsResponse(pools=pools, live_referees=referees),
+            )
         return self._standings[1]
 
     def _rows(self, key: PoolKey) -> list[lpb.LadderRow]:

@@ -31,21 +31,31 @@ from sqlalchemy.engine import Engine
 
 from games import get_game
 from games.contract import GameConfig
-from games.policies.registry import make_policy
 from kassen.v1 import ladder_pb2 as lpb
 from server.chance import draw_seed
-from server.match import Match, reason_to_proto
-from server.referee import LocalBot, Referee, TooManyMatches
-from server.results import MatchResult, Reason
+from server.hosting import (
+    CannotHost,
+    Hosted,
+    Hosting,
+    MatchEnd,
+    MatchPlan,
+    RefereeUnavailable,
+    SeatPlan,
+)
+from server.match import reason_to_proto
+from server.referee import Referee
+from server.results import Reason
 from server.settings import FailurePolicy, MatchSettings, TimeControl
 from tournament.ladder_service import registry
 from tournament.ladder_service.directory import BotDirectory
 from tournament.ladder_service.fitter import FitWorker, PoolLog, Refitter
+from tournament.ladder_service.fleet import EmbeddedReferee, Fleet, RefereeSlot
 from tournament.ladder_service.matchmaking import Candidate, Group, History, form_groups
 from tournament.ladder_service.ratings import Rating
 from tournament.ladder_service.registry import BotRecord, SeatOutcome
 from tournament.ladder_service.submitted import SubmissionSettings, SubmittedBots
 from tournament.ladder_service.writer import DatabaseWriter
+from tournament.submissions.runner import SandboxRunner
 
 log = structlog.get_logger("kassen.ladder")
 T = TypeVar("T")
@@ -146,8 +156,13 @@ class Pool:
 
 @dataclass(slots=True)
 class Running:
+    """A match of the ladder: reserved (its seats taken, a referee being asked) until it is
+    placed, then hosted by ``slot``."""
+
     pool: PoolKey
     seats: tuple[str, ...]
+    slot: RefereeSlot | None = None
+    hosted: Hosted | None = None
 
 
 class BotNotAllowed(PermissionError):
@@ -155,7 +170,17 @@ class BotNotAllowed(PermissionError):
 
 
 class LadderService:
-    def __init__(self, engine: Engine, referee: Referee, settings: LadderSettings) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        referee: Referee,
+        settings: LadderSettings,
+        remote: Sequence[RefereeSlot] = (),
+        embedded: bool = True,
+    ) -> None:
+        """``remote``: referees beside the ladder's own that host its matches; ``embedded``:
+        whether the ladder's own referee hosts matches too (it always may, when ``remote``
+        is empty)."""
         self.engine = engine
         self.referee = referee
         self.settings = settings
@@ -168,7 +193,9 @@ class LadderService:
             self.pools[key] = Pool(key, pool_log, History(key.players), refitter)
         self.bots = BotDirectory((), {})
         self.seekers: dict[str, Seeker] = {}
+        #: By match id once placed; by a reservation key ("reserved-<n>") before.
         self.running: dict[str, Running] = {}
+        self._reservations = 0
         self.house: dict[str, HouseBot] = {}
         #: Grows whenever something the public standings show changes (``GetStandings``
         #: answers from a copy made at one version).
@@ -181,9 +208,21 @@ class LadderService:
         #: Where the ladder's own processes reach it (``app.running_ladder`` sets it).
         self.private_address = ""
         self._unfrozen = 0
+        self.embedded = EmbeddedReferee(Hosting(referee), settings.max_live_matches)
+        slots = [*remote]
+        if embedded or not slots:
+            slots.insert(0, self.embedded)
+        self.fleet = Fleet(slots, on_change=self._wake.set)
         submissions = settings.submissions
         self.submitted = (
-            SubmittedBots(engine, self.writer, referee, submissions, self._validation_table)
+            SubmittedBots(
+                engine,
+                self.writer,
+                referee,
+                submissions,
+                self._validation_table,
+                self._host_validation,
+            )
             if submissions is not None and submissions.enabled
             else None
         )
@@ -200,8 +239,9 @@ class LadderService:
         hashes = await self.writer.call(registry.token_hashes, self.engine)
         self.bots = BotDirectory(records, hashes)
         await self._ensure_house_bots()
+        await self.fleet.start()
         if self.submitted is not None:
-            await self.submitted.start({bot.id: bot for bot in self.bots.all()})
+            await self.submitted.start({bot.id: bot for bot in self.bots.all()}, self._run_here)
         for pool in self.pools.values():
             key = pool.key
             for bot in self.bots.all(key.game):
@@ -216,6 +256,11 @@ class LadderService:
         self._freeze()
         self._background(self._thin_history())
         self._matchmaker = asyncio.get_running_loop().create_task(self._matchmaking())
+
+    async def _run_here(self, runner: SandboxRunner) -> None:
+        """The ladder's own referee runs submitted seats too (with the ladder's kit)."""
+        self.embedded.hosting.run_submitted(runner.seat, runner.runtimes)
+        await self.embedded.describe()
 
     def _prepare(self) -> int:
         registry.create_tables(self.engine)
@@ -248,10 +293,9 @@ class LadderService:
             seeker.outbox.put_nowait(None)
         # The ladder's matches end now (ABORTED, voided), so their ends are written before
         # the writer stops; the referee's own shutdown then finds none of them left.
-        for match_id in list(self.running):
-            match = self.referee.matches.get(match_id)
-            if match is not None:
-                match.abort()
+        for running in list(self.running.values()):
+            if running.hosted is not None:
+                running.hosted.abort()
         deadline = time.monotonic() + self.referee.settings.shutdown_grace_s + 1
         while self.running and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
@@ -260,6 +304,7 @@ class LadderService:
                 await asyncio.wait_for(task, 30)
         if self.submitted is not None:
             await self.submitted.stop()
+        await self.fleet.stop()
         await asyncio.to_thread(self.writer.close)
         await asyncio.to_thread(self.fit_worker.close)
 
@@ -540,7 +585,9 @@ class LadderService:
         games = pool.log.played.get(bot_id, 0)
         return Candidate(bot_id, value, games, slots, since, house)
 
-    def _start(self, pool: Pool, group: Group) -> bool:
+    def _plan(self, pool: Pool, group: Group) -> MatchPlan:
+        """Who sits where: house policies (with seeds of their own), submitted bots (their
+        built folders), and connected bots that join with their tickets."""
         key = pool.key
         settings = MatchSettings(
             game=key.game,
@@ -550,71 +597,121 @@ class LadderService:
             failure_policy=FailurePolicy.FORFEIT,
             join_timeout_ms=self.settings.join_timeout_ms,
         )
-        local = {
-            seat: LocalBot(
-                make_policy(self.house[bot].policy, key.game, self._rng.getrandbits(63)),
-                self.house[bot].name,
-            )
-            for seat, bot in enumerate(group.seats)
-            if bot in self.house
-        }
-        submitted = self.submitted
-        commands = {}
-        if submitted is not None:
-            for seat, bot_id in enumerate(group.seats):
-                record = self.bots.get(bot_id)
-                if record is not None and submitted.playing(bot_id) is not None:
-                    commands[seat] = submitted.command(record)
-        try:
-            match, tickets = self.referee.create_match(settings, local=local, commands=commands)
-        except TooManyMatches as exc:
-            log.warning("ladder match not started", reason=str(exc))
+        seats = []
+        for bot_id in group.seats:
+            house = self.house.get(bot_id)
+            record = self.bots.get(bot_id)
+            if house is not None:
+                seats.append(SeatPlan(house.name, "house", house.policy, self._rng.getrandbits(63)))
+            elif self.submitted is not None and self.submitted.playing(bot_id) is not None:
+                assert record is not None
+                seats.append(self.submitted.seat(record))
+            else:
+                # Results name the seat by the bot's name on the ladder, not the name its
+                # program gives itself when it joins.
+                seats.append(SeatPlan(record.name if record is not None else bot_id))
+        return MatchPlan(settings, tuple(seats))
+
+    def _start(self, pool: Pool, group: Group) -> bool:
+        """Reserve the group's seats at once (so the next round does not give them again)
+        and place the match on a referee in the background (``_play``)."""
+        plan = self._plan(pool, group)
+        if not self.fleet.can_place(plan):
             return False
-        if submitted is not None:
-            for seat in commands:
-                submitted.started(match.id, group.seats[seat])
+        self._reservations += 1
+        key = f"reserved-{self._reservations}"
+        running = Running(pool.key, group.seats)
+        self.running[key] = running
+        for bot in group.seats:
+            seeker = self.seekers.get(bot)
+            if seeker is not None:
+                seeker.active.add(key)
+            if self.submitted is not None and self.submitted.is_submitted(bot):
+                self.submitted.started(key, bot)
+        self._background(self._play(key, running, plan))
+        return True
+
+    async def _play(self, key: str, running: Running, plan: MatchPlan) -> None:
+        """Place the match, tell its connected bots where to play it, wait for its end."""
+        try:
+            slot, hosted = await self.fleet.place(plan)
+        except (RefereeUnavailable, CannotHost) as exc:
+            log.warning("ladder match not started", pool=running.pool.label, reason=str(exc))
+            await self._release(key, running)
+            return
+        match_id = hosted.match_id
+        running.slot, running.hosted = slot, hosted
         # Queued before anything can finish the match, so the writer stores it running first.
         self._background(
             self.writer.call(
-                registry.start_match, self.engine, match.id, key.game, key.variant, group.seats
+                registry.start_match,
+                self.engine,
+                match_id,
+                running.pool.game,
+                running.pool.variant,
+                running.seats,
             )
         )
-        self.running[match.id] = Running(key, group.seats)
+        del self.running[key]
+        self.running[match_id] = running
         self.version += 1
-        setup = match.setup_proto()
-        for seat, bot in enumerate(group.seats):
-            record = self.bots.get(bot)
-            if bot not in self.house and record is not None:
-                # Results name the seat by the bot's name on the ladder, not the name its
-                # program gives itself when it joins (a seat with a name keeps it).
-                match.seats[seat].bot_name = record.name
+        for seat, bot in enumerate(running.seats):
+            if self.submitted is not None:
+                self.submitted.moved(key, match_id, bot)
             seeker = self.seekers.get(bot)
-            if bot in self.house or seeker is None:
+            if seeker is None or key not in seeker.active:
                 continue
-            seeker.active.add(match.id)
+            seeker.active.discard(key)
+            seeker.active.add(match_id)
             seeker.outbox.put_nowait(
                 lpb.SeekResponse(
                     assignment=lpb.Assignment(
-                        match_id=match.id, seat=seat, ticket=tickets[seat], setup=setup
+                        match_id=match_id,
+                        seat=seat,
+                        ticket=hosted.tickets[seat],
+                        setup=hosted.setup,
+                        referee_address=slot.address,
+                        referee_tls=slot.tls,
                     )
                 )
             )
-        match.on_finish.append(self._on_finish)
-        log.info("ladder match started", match=match.id, pool=key.label, seats=group.seats)
-        return True
+        log.info(
+            "ladder match started",
+            match=match_id,
+            pool=running.pool.label,
+            seats=running.seats,
+            referee=slot.label,
+        )
+        if self._stopping:
+            hosted.abort()
+        try:
+            end = await hosted.ended
+        finally:
+            self.fleet.release(slot)
+        await self._finished(match_id, running, end)
+
+    async def _release(self, key: str, running: Running) -> None:
+        """A reservation that could not be placed: its bots are free again."""
+        self.running.pop(key, None)
+        for bot in running.seats:
+            seeker = self.seekers.get(bot)
+            if seeker is not None:
+                seeker.active.discard(key)
+        if self.submitted is not None:
+            await self.submitted.finished(key, running.seats, {})
+        self._wake.set()
+
+    async def _host_validation(self, plan: MatchPlan) -> tuple[Hosted, Callable[[], None]]:
+        """A submitted version's validation match, on whichever referee can run it."""
+        slot, hosted = await self.fleet.place(plan)
+        return hosted, lambda: self.fleet.release(slot)
 
     # ------------------------------------------------------------------ results
 
-    def _on_finish(self, match: Match) -> None:
-        self._background(self._finished(match))
-
-    async def _finished(self, match: Match) -> None:
+    async def _finished(self, match_id: str, running: Running, end: MatchEnd) -> None:
         """Store the result, free the seats, rate it, tell each connected bot: the bot hears
         ``MatchEnded`` whatever else fails (a database error is logged with the match)."""
-        running = self.running.get(match.id)
-        if running is None:
-            return
-        result = match.result or MatchResult(match.id, Reason.ABORTED, [])
+        result = end.result
         rated = result.reason not in UNRATED and len(result.seats) == len(running.seats)
         outcomes = [
             SeatOutcome(
@@ -626,26 +723,26 @@ class LadderService:
             for bot, seat in zip(running.seats, result.seats, strict=False)
         ]
         try:  # first, so that a bot paused by this result is not given another match
-            await self._store(match, running, result, outcomes, rated)
+            await self._store(match_id, running, end, outcomes, rated)
         except Exception as exc:
             rated = False  # not stored, so not rated: the table stays what the database says
             log.error(
                 "ladder result not stored",
-                match=match.id,
+                match=match_id,
                 error=f"{type(exc).__name__}: {exc}",
             )
         if self.submitted is not None:
-            await self.submitted.finished(match, running.seats)
+            await self.submitted.finished(match_id, running.seats, end.stderr_tails)
         # Live until here: once it is no longer running, the database has its end.
-        del self.running[match.id]
+        del self.running[match_id]
         self.version += 1
         now = time.monotonic()
         for bot in running.seats:
             seeker = self.seekers.get(bot)
-            if seeker is not None and match.id in seeker.active:
+            if seeker is not None and match_id in seeker.active:
                 if not seeker.free_slots:
                     seeker.free_since = now  # it starts waiting now
-                seeker.active.discard(match.id)
+                seeker.active.discard(match_id)
         self._wake.set()  # its bots are free now: matchmaking need not wait for the refit
         pool = self.pools[running.pool]
         if rated:
@@ -661,7 +758,7 @@ class LadderService:
                 seeker.outbox.put_nowait(
                     lpb.SeekResponse(
                         match_ended=lpb.MatchEnded(
-                            match_id=match.id,
+                            match_id=match_id,
                             reason=reason_to_proto(result.reason),
                             rank=outcome.rank,
                             seat=index,
@@ -675,21 +772,21 @@ class LadderService:
 
     async def _store(
         self,
-        match: Match,
+        match_id: str,
         running: Running,
-        result: MatchResult,
+        end: MatchEnd,
         outcomes: list[SeatOutcome],
         rated: bool,
     ) -> None:
-        replay = _replay_json(match) if rated else None
+        replay = end.replay_json if rated else None
 
         def write() -> tuple[list[str], list[BotRecord]]:
             paused = registry.finish_match(
                 self.engine,
-                match.id,
+                match_id,
                 status="done" if rated else "voided",
-                reason=result.reason.name,
-                decisions=len(match.state.history),
+                reason=end.result.reason.name,
+                decisions=end.decisions,
                 seats=outcomes,
                 replay_json=replay,
                 pause_after=self.settings.pause_after_failures,
@@ -756,24 +853,25 @@ class LadderService:
         return rows
 
     def live_matches(self, key: PoolKey) -> list[str]:
-        return [match_id for match_id, running in self.running.items() if running.pool == key]
+        return [
+            match_id
+            for match_id, running in self.running.items()
+            if running.pool == key and running.hosted is not None
+        ]
+
+    def live_referees(self) -> dict[str, tuple[str, bool]]:
+        """The live matches another referee than the ladder's own hosts: match id ->
+        (its address, whether it speaks TLS)."""
+        return {
+            match_id: (running.slot.address, running.slot.tls)
+            for match_id, running in self.running.items()
+            if running.slot is not None and running.slot.address and running.hosted is not None
+        }
 
     def played(self, bot_id: str, game: str) -> int:
         return sum(
             pool.log.played.get(bot_id, 0) for key, pool in self.pools.items() if key.game == game
         )
-
-
-def _replay_json(match: Match) -> str | None:
-    import json
-
-    from server.replay import replay_record
-
-    try:
-        return json.dumps(replay_record(match), separators=(",", ":"))
-    except Exception:  # a replay that cannot be written must not lose the result
-        log.exception("ladder replay not recorded", match=match.id)
-        return None
 
 
 def known_pools(games: Sequence[str]) -> list[PoolKey]:

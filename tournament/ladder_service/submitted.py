@@ -4,7 +4,7 @@ An upload (``receive``) is unpacked safely into the submissions area and recorde
 bot's next version; a background task then builds it in its sandbox and plays it in one
 validation match against house policies (unrated, not on the ladder). Only a version whose
 validation match it played cleanly becomes ``ready``; the pinned version, else the newest
-ready one, is the one matchmaking seats (``command``), up to ``concurrency`` matches at once,
+ready one, is the one matchmaking seats (``seat``), up to ``concurrency`` matches at once,
 each in a fresh sandbox started by the referee. What a submitted bot writes on stderr in a
 match is kept for its author (``versions.keep_tail``), never shown on public pages.
 """
@@ -18,7 +18,7 @@ import math
 import os
 import secrets
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,16 +28,14 @@ from sqlalchemy.engine import Engine
 
 from games import get_game
 from games.contract import GameConfig
-from games.policies.registry import make_policy
 from server.chance import draw_seed
-from server.match import Match
-from server.referee import CommandBot, LocalBot, Referee, TooManyMatches
+from server.hosting import CannotHost, Hosted, MatchPlan, RefereeUnavailable, SeatPlan
+from server.referee import Referee
 from server.results import Reason
 from server.sandbox.build import BuildLimits
 from server.sandbox.process import SandboxLimits
 from server.sandbox.runtimes import unreachable
 from server.sandbox.seat_socket import seat_socket
-from server.seats import RemoteSeat
 from server.settings import FailurePolicy, MatchSettings, TimeControl
 from tournament.ladder_service import versions
 from tournament.ladder_service.rate_limit import RateLimiter
@@ -47,6 +45,7 @@ from tournament.ladder_service.writer import DatabaseWriter
 from tournament.submissions.archive import ArchiveError, Limits, unpack
 from tournament.submissions.kit import NoSandbox, SandboxKit
 from tournament.submissions.manifest import RUNTIMES, ManifestError, read_manifest
+from tournament.submissions.runner import SandboxRunner
 
 log = structlog.get_logger("kassen.ladder.submitted")
 MB = 1024 * 1024
@@ -60,6 +59,9 @@ WRITE_BATCH = 1024 * 1024
 START_WAIT_S = 60.0
 #: Ready versions whose folders are kept (the newest ones; a pinned one is kept too).
 KEPT_READY = 3
+
+#: Places a match on a referee: the hosted match and the call that frees its place.
+HostMatch = Callable[[MatchPlan], Awaitable[tuple[Hosted, Callable[[], None]]]]
 
 
 @dataclass(frozen=True)
@@ -123,12 +125,15 @@ class SubmittedBots:
         referee: Referee,
         settings: SubmissionSettings,
         validation_opponents: Callable[[BotRecord], tuple[int, list[str]]],
+        host_match: HostMatch,
     ) -> None:
         """``validation_opponents(bot)``: the player count and house policies of its
-        validation match."""
+        validation match; ``host_match``: how it is placed on a referee (the ladder's
+        fleet), with the call that frees its place."""
         self.engine = engine
         self.writer = writer
         self.referee = referee
+        self.host_match = host_match
         self.settings = settings
         self.opponents = validation_opponents
         self.bots: dict[str, SubmittedBot] = {}
@@ -147,9 +152,15 @@ class SubmittedBots:
 
     # ------------------------------------------------------------------ life cycle
 
-    async def start(self, records: Mapping[str, BotRecord]) -> None:
+    async def start(
+        self,
+        records: Mapping[str, BotRecord],
+        use_runner: Callable[[SandboxRunner], Awaitable[None]] | None = None,
+    ) -> None:
         """Make the sandbox kit (``NoSandbox`` names what the host lacks), serve the
-        sandboxes' socket, load every version, and build again what a previous run left."""
+        sandboxes' socket (``use_runner`` is given the runner made of both before any
+        version is built: the ladder's own referee runs submitted seats with it), load every
+        version, and build again what a previous run left."""
         folder = self.settings.folder.resolve()
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -169,6 +180,8 @@ class SubmittedBots:
         self.socket_dir = await self._exit.enter_async_context(
             seat_socket(self.referee, self.kit.area)
         )
+        if use_runner is not None:
+            await use_runner(self.runner())
         stopped = await self.writer.call(versions.stop_unfinished, self.engine)
         for version in await self.writer.call(versions.versions, self.engine):
             self.bots.setdefault(version.bot_id, SubmittedBot([])).versions.append(version)
@@ -207,35 +220,56 @@ class SubmittedBots:
 
     # ------------------------------------------------------------------ matches
 
-    def command(self, bot: BotRecord, version: Version | None = None) -> CommandBot:
-        """The seat of ``bot`` (its playing version unless told) in a new match."""
+    def seat(self, bot: BotRecord, version: Version | None = None) -> SeatPlan:
+        """The seat of ``bot`` (its playing version unless told) in a new match: its built
+        folder, where every referee that runs submitted bots finds it."""
         version = version or self.playing(bot.id)
-        assert version is not None and self.kit is not None and self.socket_dir is not None
+        assert version is not None and self.kit is not None
         folder = self.kit.area / version.folder
         manifest = read_manifest(folder, self.settings.runtimes)
-        command = self.kit.run_command(folder, manifest, self.socket_dir, self.settings.run)
-        return CommandBot(command=[], name=bot.name, sandbox=command)
+        return SeatPlan(
+            bot.name,
+            "submitted",
+            folder=str(folder),
+            limits=self.settings.run,
+            runtime=manifest.runtime,
+        )
 
-    def started(self, match_id: str, bot_id: str) -> None:
-        self.bots[bot_id].active.add(match_id)
+    def runner(self) -> SandboxRunner:
+        """How the ladder's own referee runs submitted seats (made at ``start``)."""
+        assert self.kit is not None and self.socket_dir is not None
+        return SandboxRunner(self.kit, self.socket_dir, self.settings.runtimes)
 
-    async def finished(self, match: Match, seats: tuple[str, ...]) -> None:
+    def started(self, key: str, bot_id: str) -> None:
+        self.bots[bot_id].active.add(key)
+
+    def moved(self, old: str, new: str, bot_id: str) -> None:
+        """A match reserved as ``old`` is now known as ``new`` (its referee named it)."""
+        entry = self.bots.get(bot_id)
+        if entry is not None and old in entry.active:
+            entry.active.discard(old)
+            entry.active.add(new)
+
+    async def finished(
+        self, match_id: str, seats: tuple[str, ...], tails: Mapping[int, str]
+    ) -> None:
         """Free the bots' slots and keep each submitted seat's stderr for its author."""
         for index, bot_id in enumerate(seats):
             entry = self.bots.get(bot_id)
-            if entry is None or match.id not in entry.active:
+            if entry is None or match_id not in entry.active:
                 continue
-            entry.active.discard(match.id)
+            entry.active.discard(match_id)
+            if index not in tails:
+                continue  # never placed on a referee: nothing ran
             version = self.playing(bot_id)
-            text = _stderr(match, index)
             with contextlib.suppress(Exception):
                 await self.writer.call(
                     versions.keep_tail,
                     self.engine,
                     bot_id,
-                    match.id,
+                    match_id,
                     version.number if version else 0,
-                    text,
+                    tails[index],
                 )
 
     # ------------------------------------------------------------------ uploads
@@ -409,27 +443,25 @@ class SubmittedBots:
             failure_policy=FailurePolicy.FORFEIT,
             join_timeout_ms=60_000,
         )
-        local = {
-            seat: LocalBot(make_policy(policy, game.name, draw_seed()), f"house-{policy}")
-            for seat, policy in enumerate(policies, start=1)
-        }
+        seats = [self.seat(bot, version)] + [
+            SeatPlan(f"house-{policy}", "house", policy, draw_seed()) for policy in policies
+        ]
         try:
-            match, _ = self.referee.create_match(
-                settings, local=local, commands={0: self.command(bot, version)}
-            )
-        except TooManyMatches as exc:
+            hosted, release = await self.host_match(MatchPlan(settings, tuple(seats)))
+        except (RefereeUnavailable, CannotHost) as exc:
             return False, f"validation not played: {exc}", ""
-        self._validations.add(match.id)
+        self._validations.add(hosted.match_id)
         try:
-            await match.finished.wait()
+            end = await hosted.ended
         finally:
-            self._validations.discard(match.id)
-        result = match.result
-        tail = _stderr(match, 0)
-        if result is None or not result.seats:
+            self._validations.discard(hosted.match_id)
+            release()
+        result = end.result
+        tail = end.stderr_tails.get(0, "")
+        if not result.seats:
             return False, "validation failed: the match did not end", tail
         own = result.seats[0]
-        line = f"validation match {match.id}: {own.reason.name}"
+        line = f"validation match {hosted.match_id}: {own.reason.name}"
         if own.detail:
             line += f": {own.detail}"
         report = f"{line}\n--- stderr (last lines) ---\n{tail}"
@@ -437,7 +469,7 @@ class SubmittedBots:
             return False, f"validation not completed: {result.reason.name}", report
         if own.reason is not Reason.COMPLETED:
             return False, f"validation failed: {own.reason.name}: {own.detail}"[:400], report
-        return True, f"validated (match {match.id})", report
+        return True, f"validated (match {hosted.match_id})", report
 
     async def _set(self, version: Version, state: str, summary: str, **logs: str) -> Version:
         updated = await self.writer.call(
@@ -455,12 +487,6 @@ class SubmittedBots:
         await self.writer.call(versions.pin, self.engine, bot_id, number)
         entry.versions = await self.writer.call(versions.versions, self.engine, bot_id)
         entry.refresh()
-
-
-def _stderr(match: Match, seat: int) -> str:
-    """What a launched seat's bot last wrote on stderr (bounded by the referee's reader)."""
-    found = match.seats[seat]
-    return found.stderr_tail.decode("utf-8", "replace") if isinstance(found, RemoteSeat) else ""
 
 
 def _hash_and_write(digest: Any, out: Any, chunks: list[bytes]) -> None:
