@@ -100,6 +100,14 @@ class LadderRun:
     ended: list[lpb.MatchEnded] = field(default_factory=list)
 
 
+def referee_of(assignment: lpb.Assignment, ladder: str, tls_ca: bytes | None) -> tuple[str, bool]:
+    """Where to play an assigned match, and whether with TLS: the referee the assignment
+    names (a ladder with a referee fleet), else the ladder itself, as the bot reaches it."""
+    if assignment.referee_address:
+        return assignment.referee_address, assignment.referee_tls
+    return ladder, tls_ca is not None
+
+
 def bearer(token: str) -> tuple[tuple[str, str]]:
     return (("authorization", f"Bearer {token}"),)
 
@@ -134,7 +142,8 @@ async def seek_and_play(
     async def play_one(assignment: lpb.Assignment) -> None:
         played = LadderMatch(assignment)
         try:
-            played.result = await play(make_bot(), address, assignment.ticket, tls_ca=tls_ca)
+            where, tls = referee_of(assignment, address, tls_ca)
+            played.result = await play(make_bot(), where, assignment.ticket, tls_ca=tls_ca, tls=tls)
         except BotError as exc:
             played.error = str(exc)
             run.errors.append(str(exc))

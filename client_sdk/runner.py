@@ -187,9 +187,14 @@ async def _finished_result(stub: rpc.RefereeStub, match_id: str) -> pb.MatchOver
     return result
 
 
-def open_channel(address: str, tls_ca: bytes | None = None) -> grpc.aio.Channel:
-    """A channel to the referee: TLS trusting ``tls_ca`` (PEM) if given, plaintext otherwise."""
-    if tls_ca is None:
+def open_channel(
+    address: str, tls_ca: bytes | None = None, tls: bool | None = None
+) -> grpc.aio.Channel:
+    """A channel to the referee: TLS trusting ``tls_ca`` (PEM) if given, plaintext otherwise;
+    ``tls=True`` without a CA: TLS trusting the system's roots."""
+    if tls is None:
+        tls = tls_ca is not None
+    if not tls:
         return grpc.aio.insecure_channel(address)
     return grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(root_certificates=tls_ca))
 
@@ -217,6 +222,7 @@ async def play(
     ticket: str,
     *,
     tls_ca: bytes | None = None,
+    tls: bool | None = None,
     rejoins: int = 5,
     join_retries: int = JOIN_RETRIES,
 ) -> pb.MatchOver:
@@ -224,12 +230,13 @@ async def play(
 
     A join the referee refuses before answering it (UNAVAILABLE, RESOURCE_EXHAUSTED) is tried
     again up to ``join_retries`` times, after growing pauses with jitter (``join_backoff``).
-    ``tls_ca``: PEM of the CA that signed the referee's certificate (TLS); None: plaintext.
+    ``tls_ca``: PEM of the CA that signed the referee's certificate (TLS); None: plaintext
+    (``tls=True``: TLS with the system's roots).
     """
     attempts = 0
     refused = 0
     match_id = ""  # known once a stream was joined: a refused rejoin asks for the result
-    async with open_channel(address, tls_ca) as channel:
+    async with open_channel(address, tls_ca, tls) as channel:
         stub = rpc.RefereeStub(channel)
         while True:
             stream = _Stream()
@@ -274,6 +281,7 @@ def run_bot(
     ticket: str | None = None,
     *,
     tls_ca: bytes | None = None,
+    tls: bool | None = None,
     rejoins: int = 5,
     join_retries: int = JOIN_RETRIES,
 ) -> pb.MatchOver:

@@ -7,6 +7,7 @@ command runs. ``kassen ladder show`` (a tournament's ladder) is in tournament.py
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -56,6 +57,15 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="ladder.toml: pools, house bots, clocks (default: every game, three house bots each)",
     )
     add_token_flag(serve, "file holding the organiser token (admin calls; needed beyond loopback)")
+    serve.add_argument(
+        "--referees",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="where matches are played instead of this process: kassen serve addresses"
+        " (host:port) and/or ray:CLUSTER (ray:auto, ray:local, or an address) for referee actors"
+        " on Ray; comma-separated or repeated (replaces ladder.toml's [referees] lists)",
+    )
     serve.add_argument(
         "--log-level",
         default="info",
@@ -108,9 +118,14 @@ def run_serve(args: argparse.Namespace) -> int:
     for flag, value in (("--address", args.address), ("--web", args.web)):
         if value != "none" and ":" not in value:
             raise UsageError(f"{flag} must be host:port, not {value!r}")
+    from tournament.ladder_service.referees import RefereesError, parse_referees
+
     try:
         settings = load_settings(args.config) if args.config else default_settings()
-    except LadderConfigError as exc:
+        if args.referees:
+            referees = parse_referees(args.referees, settings.referees)
+            settings = dataclasses.replace(settings, referees=referees)
+    except (LadderConfigError, RefereesError) as exc:
         raise UsageError(str(exc)) from None
     token = admin_token(args.admin_token_file)
     host = args.address.rsplit(":", 1)[0]

@@ -23,6 +23,8 @@ async def serve(
     from server.app import AddressInUse, Unprotected
     from server.load import monitoring
     from tournament.ladder_service.app import running_ladder
+    from tournament.ladder_service.referees import RefereesError, remote_referees
+    from tournament.ray_pool import RayUnavailable
     from tournament.submissions.kit import NoSandbox
 
     configure(args.log_level)
@@ -33,7 +35,13 @@ async def serve(
         loop.add_signal_handler(sign, stop.set)
     try:
         async with (
-            running_ladder(engine, settings, args.address, server_settings) as service,
+            remote_referees(
+                settings.referees,
+                server_settings.admin_token,
+                settings.submissions,
+                settings.max_live_matches,
+            ) as remote,
+            running_ladder(engine, settings, args.address, server_settings, remote) as service,
             _web(service, args.web, args.log_level) as web_address,
             monitoring(server_settings.load_report_s),  # once started: matches come now
         ):
@@ -54,8 +62,15 @@ async def serve(
                     file=sys.stderr,
                     flush=True,
                 )
+            if remote:
+                print(
+                    "kassen ladder: matches on "
+                    + ", ".join(slot.label for slot in service.fleet.slots),
+                    file=sys.stderr,
+                    flush=True,
+                )
             await stop.wait()
-    except (AddressInUse, Unprotected, NoSandbox) as exc:
+    except (AddressInUse, Unprotected, NoSandbox, RefereesError, RayUnavailable) as exc:
         raise UsageError(str(exc)) from None
     finally:
         engine.dispose()

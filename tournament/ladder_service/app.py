@@ -14,7 +14,7 @@ import dataclasses
 import secrets
 import shutil
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import grpc
@@ -24,6 +24,7 @@ from kassen.v1 import ladder_pb2
 from server.app import running_server
 from server.referee import Referee
 from server.settings import ServerSettings
+from tournament.ladder_service.fleet import RefereeSlot
 from tournament.ladder_service.grpc_service import LadderServicer, add_ladder_service
 from tournament.ladder_service.service import LadderService, LadderSettings
 
@@ -36,13 +37,18 @@ async def running_ladder(
     settings: LadderSettings,
     address: str = "127.0.0.1:0",
     server_settings: ServerSettings | None = None,
+    remote: Sequence[RefereeSlot] = (),
 ) -> AsyncIterator[LadderService]:
     """Serve the ladder on ``address`` until the block exits (``service.referee.address``
-    is where bots connect)."""
+    is where bots connect). ``remote``: the referees beside the ladder's own that play its
+    matches (``referees.remote_referees``); ``settings.referees`` says whether its own
+    plays too."""
     made: list[LadderService] = []
 
     def add(server: grpc.aio.Server, referee: Referee) -> str:
-        service = LadderService(engine, referee, settings)
+        service = LadderService(
+            engine, referee, settings, remote, embedded=settings.referees.uses_embedded
+        )
         made.append(service)
         add_ladder_service(LadderServicer(service, referee.settings.admin_token), server)
         return LADDER_SERVICE_NAME
@@ -56,7 +62,11 @@ async def running_ladder(
     socket = folder / "ladder.sock"
     try:
         async with running_server(
-            address, settings=server_settings, services=[add], private_socket=str(socket)
+            address,
+            settings=server_settings,
+            services=[add],
+            private_socket=str(socket),
+            host_matches=False,
         ):
             (service,) = made
             service.private_address = f"unix:{socket}"

@@ -36,6 +36,16 @@ so that a lone new bot finds a full four-player table at once). A TOML file over
     cpus = 1.0                  # cores all its processes use together (cgroup cpu quota)
     rust_sysroot = "/opt/rust"  # a Rust toolchain the sandbox user can reach
 
+    [referees]                  # where matches are played (default: the ladder's own referee)
+    addresses = ["10.0.0.5:50051"]  # kassen serve referees (--workers N: N processes)
+    tls = false                 # they speak TLS, checked with tls_ca (else the system's roots)
+    tls_ca = "ca.pem"
+    token_file = "referee.token"    # their organiser token (default: the ladder's own)
+    ray = "auto"                # also start referee actors on this Ray cluster ("local": a
+    ray_referees = 2            #   private one on this machine), this many
+    embedded = false            # the ladder's own referee plays too (default: only when
+                                #   nothing else is listed)
+
 Every mistake is a ``LadderConfigError`` naming the key, before anything starts.
 """
 
@@ -53,6 +63,8 @@ from games.policies.registry import POLICY_NAMES
 from server.sandbox.build import BuildLimits
 from server.sandbox.process import SandboxLimits
 from server.settings import MAX_JOIN_TIMEOUT_MS, MAX_TIME_MS, TimeControl
+from tournament.ladder_service.fleet import FleetSettings
+from tournament.ladder_service.referees import is_address
 from tournament.ladder_service.registry import NAME_PATTERN
 from tournament.ladder_service.service import MAX_CONCURRENCY, HouseBot, LadderSettings, PoolKey
 from tournament.ladder_service.submitted import SubmissionSettings
@@ -71,6 +83,7 @@ LADDER_KEYS = {
 #: The longest wait for another author's bot that a configuration may ask for.
 MAX_GATHER_MS = 600_000
 HOUSE_KEYS = {"name", "policy", "game", "variant", "players"}
+REFEREE_KEYS = {"addresses", "tls", "tls_ca", "token_file", "ray", "ray_referees", "embedded"}
 SUBMISSION_KEYS = {
     "enabled",
     "folder",
@@ -122,7 +135,7 @@ def load_settings(path: Path) -> LadderSettings:
 
 
 def settings_from(document: Mapping[str, Any], source: str) -> LadderSettings:
-    _known(document, {"ladder", "submissions"}, source, "section")
+    _known(document, {"ladder", "submissions", "referees"}, source, "section")
     section = document.get("ladder", {})
     if not isinstance(section, dict):
         raise LadderConfigError(f"{source}: [ladder] must be a table")
@@ -153,6 +166,38 @@ def settings_from(document: Mapping[str, Any], source: str) -> LadderSettings:
         max_live_matches=_int(section, "max_live_matches", 1, MAX_LIVE_MATCHES, 100, source),
         gather_s=_int(section, "gather_ms", 0, MAX_GATHER_MS, 5000, source) / 1000,
         submissions=submissions_from(document.get("submissions"), source),
+        referees=referees_from(document.get("referees"), source),
+    )
+
+
+def referees_from(section: Any, source: str) -> FleetSettings:
+    """``[referees]``: the ladder's own referee alone when absent."""
+    if section is None:
+        return FleetSettings()
+    if not isinstance(section, dict):
+        raise LadderConfigError(f"{source}: [referees] must be a table")
+    _known(section, REFEREE_KEYS, source, "key in [referees]")
+    addresses = section.get("addresses", [])
+    if not isinstance(addresses, list) or not all(
+        isinstance(a, str) and is_address(a) for a in addresses
+    ):
+        raise LadderConfigError(f"{source}: referees.addresses must list host:port addresses")
+    for key in ("tls", "embedded"):
+        if key in section and not isinstance(section[key], bool):
+            raise LadderConfigError(f"{source}: referees.{key} must be true or false")
+    for key in ("tls_ca", "token_file", "ray"):
+        if key in section and (not isinstance(section[key], str) or not section[key]):
+            raise LadderConfigError(f"{source}: referees.{key} must be a text")
+    if len(set(addresses)) != len(addresses):
+        raise LadderConfigError(f"{source}: referees.addresses lists an address twice")
+    return FleetSettings(
+        addresses=tuple(addresses),
+        tls=section.get("tls", False),
+        tls_ca=Path(section["tls_ca"]) if "tls_ca" in section else None,
+        token_file=Path(section["token_file"]) if "token_file" in section else None,
+        ray=section.get("ray"),
+        ray_referees=_int(section, "ray_referees", 1, 1024, 2, source, "referees"),
+        embedded=section.get("embedded"),
     )
 
 

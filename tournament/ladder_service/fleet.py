@@ -22,6 +22,7 @@ import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import cast
 
 import grpc
@@ -54,6 +55,34 @@ START_TIMEOUT_S = 15.0
 SILENCE_S = 15.0
 #: How long ``DescribeHost`` may take.
 DESCRIBE_TIMEOUT_S = 5.0
+
+
+@dataclass(frozen=True)
+class FleetSettings:
+    """``[referees]`` of ladder.toml (or ``--referees``): where the matches are played."""
+
+    #: ``kassen serve`` referees (host:port); one with ``--workers N`` spreads over N.
+    addresses: tuple[str, ...] = ()
+    #: They speak TLS, checked with ``tls_ca`` (None: the system's roots).
+    tls: bool = False
+    tls_ca: Path | None = None
+    #: Their organiser token (None: the ladder's own).
+    token_file: Path | None = None
+    #: A Ray cluster to start ``ray_referees`` referee actors on ("auto", "local" or an
+    #: address; None: no Ray).
+    ray: str | None = None
+    ray_referees: int = 2
+    #: Whether the ladder's own referee hosts matches too (None: only when nothing else is
+    #: listed).
+    embedded: bool | None = None
+
+    @property
+    def remote(self) -> bool:
+        return bool(self.addresses or self.ray)
+
+    @property
+    def uses_embedded(self) -> bool:
+        return self.embedded if self.embedded is not None else not self.remote
 
 
 @dataclass(eq=False)

@@ -49,7 +49,7 @@ from server.settings import FailurePolicy, MatchSettings, TimeControl
 from tournament.ladder_service import registry
 from tournament.ladder_service.directory import BotDirectory
 from tournament.ladder_service.fitter import FitWorker, PoolLog, Refitter
-from tournament.ladder_service.fleet import EmbeddedReferee, Fleet, RefereeSlot
+from tournament.ladder_service.fleet import EmbeddedReferee, Fleet, FleetSettings, RefereeSlot
 from tournament.ladder_service.matchmaking import Candidate, Group, History, form_groups
 from tournament.ladder_service.ratings import Rating
 from tournament.ladder_service.registry import BotRecord, SeatOutcome
@@ -125,6 +125,8 @@ class LadderSettings:
     gather_s: float = 5.0
     #: Submitted bots (None: the ladder takes connected bots only).
     submissions: SubmissionSettings | None = None
+    #: Where its matches are played (default: the ladder's own referee).
+    referees: FleetSettings = field(default_factory=FleetSettings)
 
 
 @dataclass(slots=True)
