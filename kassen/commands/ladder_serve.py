@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
+import secrets
 import signal
 import sys
 from collections.abc import AsyncIterator
@@ -28,6 +30,10 @@ async def serve(
     from tournament.submissions.kit import NoSandbox
 
     configure(args.log_level)
+    if server_settings.relay_token is None:  # the page presents it here and at Ray referees
+        server_settings = dataclasses.replace(
+            server_settings, relay_token=secrets.token_urlsafe(32)
+        )
     engine = open_database(args.db, create_folder=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -40,6 +46,7 @@ async def serve(
                 server_settings.admin_token,
                 settings.submissions,
                 settings.max_live_matches,
+                server_settings.relay_token,
             ) as remote,
             running_ladder(engine, settings, args.address, server_settings, remote) as service,
             _web(service, args.web, args.log_level) as web_address,
@@ -99,6 +106,7 @@ async def _web(service: LadderService, address: str, log_level: str) -> AsyncIte
                 total=settings.max_watchers,
             ),
             log_level=log_level,
+            referees_ca=str(ca.resolve()) if (ca := service.settings.referees.tls_ca) else None,
         ) as page:
             yield page.address
     except WebPageError as exc:

@@ -6,10 +6,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import grpc
+import httpx
 import pytest
 
 from client_sdk.builtin import RandomBot
@@ -29,6 +32,7 @@ from server.referee import Referee
 from server.results import Reason
 from server.settings import MatchSettings, ServerSettings, TimeControl
 from tests.ladder.test_ladder_over_grpc import POOL, SETTINGS, register
+from tests.ladder.test_web_pages import SlowBot, first_running, web_of
 from tournament.ladder_service import registry
 from tournament.ladder_service.app import running_ladder
 from tournament.ladder_service.fleet import FleetSettings, RemoteReferee
@@ -253,3 +257,51 @@ def test_the_standings_say_where_a_remote_match_can_be_watched(tmp_path: Path) -
                 seek.cancel()
 
     asyncio.run(scenario())
+
+
+def test_the_page_shows_a_remote_match_live_from_its_referee(tmp_path: Path) -> None:
+    """The page's process watches a match where it is played, not at the ladder."""
+
+    async def scenario() -> None:
+        engine = connect(f"sqlite:///{tmp_path / 'ladder.sqlite'}")
+        async with running_server("127.0.0.1:0") as remote:
+            referees = [RemoteReferee(remote.address, None)]
+            async with (
+                running_ladder(engine, REMOTE_ONLY, remote=referees) as service,
+                web_of(service) as page,
+                grpc.aio.insecure_channel(service.referee.address) as channel,
+            ):
+                bot = await register(lrpc.LadderStub(channel), "watched-far")
+                playing = asyncio.ensure_future(
+                    seek_and_play(SlowBot, service.referee.address, bot.token, max_matches=1)
+                )
+                match_id = await first_running(service)
+                assert match_id in remote.matches
+                async with httpx.AsyncClient(base_url=f"http://{page.address}") as http:
+                    updates = await _live_updates(http, match_id)
+                await playing
+        assert updates[-1][0] == "over"
+        assert updates[-1][1]["reason"] == "RESULT_REASON_COMPLETED"
+        frames = [data for kind, data in updates if kind == "frame"]
+        assert len(frames) >= 2 and all(len(f["view"]["areas"]) == 11 for f in frames)
+
+    asyncio.run(scenario())
+
+
+async def _live_updates(http: httpx.AsyncClient, match_id: str) -> list[tuple[str, Any]]:
+    """Every Server-Sent Event of the page's live view of ``match_id`` (the page may not
+    know the match for its first second: its standings are cached)."""
+    for _ in range(50):
+        updates: list[tuple[str, Any]] = []
+        async with http.stream("GET", f"/api/matches/{match_id}/live", timeout=60) as stream:
+            if stream.status_code == 404:
+                await asyncio.sleep(0.1)
+                continue
+            kind = ""
+            async for line in stream.aiter_lines():
+                if line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("data: "):
+                    updates.append((kind, json.loads(line[6:])))
+            return updates
+    raise AssertionError(f"the page never showed match {match_id} live")

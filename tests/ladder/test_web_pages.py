@@ -629,7 +629,7 @@ def test_a_running_match_is_watched_live(ladder: Ladder, http: httpx.Client) -> 
 async def first_running(service: LadderService) -> str:
     for _ in range(400):
         for match_id, running in service.running.items():
-            if running.pool == RUMBLE:
+            if running.pool == RUMBLE and running.hosted is not None:
                 return match_id
         await asyncio.sleep(0.02)
     raise AssertionError("no match started")

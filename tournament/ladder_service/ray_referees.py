@@ -37,9 +37,15 @@ class RefereeActor:
     """One referee in the actor's process (an async actor: the referee runs on its loop)."""
 
     def __init__(
-        self, token: str, runtimes: tuple[str, ...], sandbox_folder: str, max_live: int
+        self,
+        token: str,
+        runtimes: tuple[str, ...],
+        sandbox_folder: str,
+        max_live: int,
+        relay_token: str | None,
     ) -> None:
         self.token = token
+        self.relay_token = relay_token
         self.runtimes = runtimes
         self.sandbox_folder = sandbox_folder
         self.max_live = max_live
@@ -65,7 +71,9 @@ class RefereeActor:
 
         configure("warning")
         host = ray.util.get_node_ip_address()  # type: ignore[no-untyped-call]
-        settings = ServerSettings(admin_token=self.token, max_live_matches=self.max_live)
+        settings = ServerSettings(
+            admin_token=self.token, max_live_matches=self.max_live, relay_token=self.relay_token
+        )
         referee = await self._stack.enter_async_context(
             running_server(f"{host}:0", settings=settings)
         )
@@ -112,6 +120,7 @@ async def ray_referees(
     runtimes: tuple[str, ...] = (),
     sandbox_folder: Path | None = None,
     max_live: int = 100,
+    relay_token: str | None = None,
 ) -> AsyncIterator[list[RayReferee]]:
     """``count`` referee actors on the Ray cluster ``cluster`` (joined as tournaments join
     it: ``tournament.ray_pool.connect``), killed when the block exits. ``RayUnavailable``
@@ -124,7 +133,9 @@ async def ray_referees(
         num_cpus=1, max_restarts=MAX_RESTARTS, scheduling_strategy="SPREAD"
     )
     folder = str((sandbox_folder or Path("runs/sandbox")).resolve())
-    actors = [remote_class.remote(token, runtimes, folder, max_live) for _ in range(count)]
+    actors = [
+        remote_class.remote(token, runtimes, folder, max_live, relay_token) for _ in range(count)
+    ]
     errors = _actor_errors(ray)
     referees = [RayReferee(actor, index, token, errors) for index, actor in enumerate(actors)]
     try:

@@ -54,9 +54,11 @@ async def remote_referees(
     ladder_token: str | None,
     submissions: SubmissionSettings | None = None,
     max_live: int = 100,
+    relay_token: str | None = None,
 ) -> AsyncIterator[list[RefereeSlot]]:
     """The fleet's remote referees for as long as the block runs (Ray actors are started
-    here and killed at its end)."""
+    here and killed at its end; they trust ``relay_token``, the ladder's web page, as a
+    relay of Watch streams)."""
     token = ladder_token
     if settings.token_file is not None:
         token = _read(settings.token_file, "referees.token_file").decode().strip() or None
@@ -74,6 +76,6 @@ async def remote_referees(
     if submissions is not None and submissions.enabled:
         runtimes, folder = submissions.runtimes, submissions.folder.resolve()
     async with ray_referees(
-        settings.ray, settings.ray_referees, runtimes, folder, max_live
+        settings.ray, settings.ray_referees, runtimes, folder, max_live, relay_token
     ) as actors:
         yield [*slots, *actors]

@@ -212,7 +212,7 @@ async def live(request: Request) -> Response:
     hub: LiveHub = request.app.state.live
     client = request.client.host if request.client is not None else "unknown"
     try:
-        feed, viewer = hub.admit(row.id, client)
+        feed, viewer = hub.admit(row.id, client, standings.referees.get(row.id))
     except TooManyViewers as exc:
         raise HTTPException(exc.status, str(exc)) from None
     messages = live_messages(feed, viewer)

@@ -96,8 +96,11 @@ async def _error(request: Request, exc: Exception) -> Response:
     )
 
 
-def create_app(source: LadderSource, limits: LiveLimits | None = None) -> Starlette:
-    """The web application of one running ladder."""
+def create_app(
+    source: LadderSource, limits: LiveLimits | None = None, referees_ca: bytes | None = None
+) -> Starlette:
+    """The web application of one running ladder (``referees_ca``: the CA of its remote
+    referees' TLS, where it watches their live matches)."""
     cache = ResponseCache()
     shared = cache.cached
     app = Starlette(
@@ -124,6 +127,6 @@ def create_app(source: LadderSource, limits: LiveLimits | None = None) -> Starle
     state.templates = _templates()
     state.frames = FrameCache()
     state.frame_slots = asyncio.Semaphore(2)
-    state.live = LiveHub(source.channel, source.relay_token, limits or LiveLimits())
+    state.live = LiveHub(source.channel, source.relay_token, limits or LiveLimits(), referees_ca)
     app.add_middleware(SecurityHeaders)
     return app

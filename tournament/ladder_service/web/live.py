@@ -79,9 +79,10 @@ class Viewer:
 class LiveFeed:
     """One match's Watch stream and what it has said so far."""
 
-    def __init__(self, hub: LiveHub, match_id: str) -> None:
+    def __init__(self, hub: LiveHub, match_id: str, channel: grpc.aio.Channel) -> None:
         self.hub = hub
         self.match_id = match_id
+        self.channel = channel
         self.events: list[str] = []
         self.view: dict[str, Any] | None = None
         self.over: str | None = None
@@ -97,7 +98,7 @@ class LiveFeed:
         return sse("frame", {"events": self.events, "view": self.view})
 
     async def _follow(self) -> None:
-        stub = rpc.RefereeStub(self.hub.channel)
+        stub = rpc.RefereeStub(self.channel)
         metadata = ((RELAY_KEY, self.hub.relay_token),) if self.hub.relay_token else None
         try:
             call = stub.Watch(pb.WatchRequest(match_id=self.match_id), metadata=metadata)
@@ -167,17 +168,29 @@ class LiveHub:
     """Every live feed of the page's process, and the viewer limits."""
 
     def __init__(
-        self, channel: grpc.aio.Channel, relay_token: str | None, limits: LiveLimits
+        self,
+        channel: grpc.aio.Channel,
+        relay_token: str | None,
+        limits: LiveLimits,
+        referees_ca: bytes | None = None,
     ) -> None:
+        """``channel``: to the ladder (its own referee's matches); the matches of other
+        referees are watched on them (TLS checked with ``referees_ca``, else the system's
+        roots), one channel per referee."""
         self.channel = channel
         self.relay_token = relay_token
         self.limits = limits
+        self.referees_ca = referees_ca
+        self._referees: dict[tuple[str, bool], grpc.aio.Channel] = {}
         self.feeds: dict[str, LiveFeed] = {}
         self.per_client: dict[str, int] = {}
         self.viewers = 0
 
-    def admit(self, match_id: str, client: str) -> tuple[LiveFeed, Viewer]:
-        """A new viewer of ``match_id``, or ``TooManyViewers`` naming the limit."""
+    def admit(
+        self, match_id: str, client: str, referee: tuple[str, bool] | None = None
+    ) -> tuple[LiveFeed, Viewer]:
+        """A new viewer of ``match_id`` (hosted by ``referee``: its address and TLS; None:
+        the ladder's own), or ``TooManyViewers`` naming the limit."""
         limits = self.limits
         if self.viewers >= limits.total:
             raise TooManyViewers(
@@ -199,12 +212,25 @@ class LiveHub:
                 "--max-watchers-per-match); try again later",
             )
         if feed is None:
-            feed = self.feeds[match_id] = LiveFeed(self, match_id)
+            channel = self.channel if referee is None else self._channel_to(*referee)
+            feed = self.feeds[match_id] = LiveFeed(self, match_id, channel)
         viewer = Viewer(client, feed.catch_up())
         feed.join(viewer)  # at once: every later update goes to its queue, none is sent twice
         self.viewers += 1
         self.per_client[client] = self.per_client.get(client, 0) + 1
         return feed, viewer
+
+    def _channel_to(self, address: str, tls: bool) -> grpc.aio.Channel:
+        key = (address, tls)
+        if key not in self._referees:
+            self._referees[key] = (
+                grpc.aio.secure_channel(
+                    address, grpc.ssl_channel_credentials(root_certificates=self.referees_ca)
+                )
+                if tls
+                else grpc.aio.insecure_channel(address)
+            )
+        return self._referees[key]
 
     def left(self, viewer: Viewer) -> None:
         self.viewers -= 1
@@ -222,6 +248,9 @@ class LiveHub:
         for feed in list(self.feeds.values()):
             feed.close()
         await asyncio.sleep(0)
+        for channel in self._referees.values():
+            await channel.close()
+        self._referees.clear()
 
 
 async def live_messages(feed: LiveFeed, viewer: Viewer) -> AsyncIterator[str]:

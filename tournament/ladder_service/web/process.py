@@ -24,6 +24,7 @@ import signal
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import structlog
 
@@ -53,6 +54,8 @@ class WebConfig:
     max_watchers: int
     max_watchers_per_match: int
     max_watchers_per_caller: int
+    #: The CA file of the remote referees' TLS (None: the system's roots).
+    referees_ca: str | None = None
 
 
 # ---------------------------------------------------------------------- the page's side
@@ -108,7 +111,13 @@ async def _serve(config: WebConfig) -> None:
     )
     async with grpc.aio.insecure_channel(config.ladder) as channel:
         source = LadderSource(engine, channel, config.relay_token)
-        app = create_app(source, limits)
+        referees_ca = None
+        if config.referees_ca is not None:
+            try:
+                referees_ca = Path(config.referees_ca).read_bytes()
+            except OSError as exc:
+                raise WebPageError(f"referees.tls_ca: {exc.strerror or exc}") from None
+        app = create_app(source, limits, referees_ca)
         try:
             await serve(app, sock, stop, lambda: _say({"ready": shown(sock)}))
         finally:
@@ -219,6 +228,7 @@ async def running_web(
     relay_token: str | None = None,
     limits: LiveLimits | None = None,
     log_level: str = "warning",
+    referees_ca: str | None = None,
 ) -> AsyncIterator[WebPage]:
     """The page on ``address`` (``page.address`` is where it bound) for the ladder reached at
     ``ladder`` with the database at URL ``database``, until the block exits."""
@@ -233,6 +243,7 @@ async def running_web(
             max_watchers=limits.total,
             max_watchers_per_match=limits.per_match,
             max_watchers_per_caller=limits.per_client,
+            referees_ca=referees_ca,
         )
     )
     await page.start()

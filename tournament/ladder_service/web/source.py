@@ -15,8 +15,8 @@ import asyncio
 import concurrent.futures
 import functools
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
 import grpc
@@ -51,6 +51,8 @@ class Standings:
     fetched_at: float
     #: When it was asked for, by the wall clock (the database's times are wall-clock times).
     asked_at: float
+    #: Live matches another referee hosts: match id -> (its address, TLS or not).
+    referees: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
 
     def pool(self, key: PoolKey) -> PoolView | None:
         return next((p for p in self.pools if p.key == key), None)
@@ -94,6 +96,10 @@ def standings_from(response: lpb.GetStandingsResponse, asked_at: float) -> Stand
         ),
         fetched_at=time.monotonic(),
         asked_at=asked_at,
+        referees={
+            match_id: (where.address, where.tls)
+            for match_id, where in response.live_referees.items()
+        },
     )
 
 
