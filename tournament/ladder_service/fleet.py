@@ -96,6 +96,8 @@ class RefereeSlot:
     capacity: int = 100
     runtimes: tuple[str, ...] = ()
     live: int = 0
+    #: Matches ever placed here (of referees with as much room, the least used gets the next).
+    placed: int = 0
     failures: int = 0
     down_until: float = 0.0
     known: bool = False
@@ -334,7 +336,7 @@ class Fleet:
             ready = [s for s in self.slots if id(s) not in tried and s.up(now) and s.can_play(plan)]
             if not ready:
                 raise RefereeUnavailable("no referee can host the match now")
-            slot = min(ready, key=lambda s: (s.live / max(1, s.capacity), s.live))
+            slot = min(ready, key=lambda s: (s.live / max(1, s.capacity), s.placed))
             tried.add(id(slot))
             slot.live += 1  # reserved while it is being asked
             try:
@@ -347,6 +349,7 @@ class Fleet:
                 slot.live -= 1
                 raise
             slot.recovered()
+            slot.placed += 1
             return slot, hosted
 
     def release(self, slot: RefereeSlot) -> None:

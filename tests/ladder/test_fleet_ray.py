@@ -1,0 +1,148 @@
+"""The ladder's matches on referee actors of a real Ray cluster (started here with ``ray start
+--head``): bots follow their assignments to the actors, and an actor whose process is killed
+mid-match voids its matches, is restarted by Ray somewhere else, and plays again.
+Marked ``ray``: they run in ``tox -e ray``."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+
+from client_sdk.bot import AsyncBot, Request
+from client_sdk.builtin import RandomBot
+from client_sdk.ladder import LadderMatch, seek_and_play
+from kassen.v1 import ladder_pb2 as lpb
+from kassen.v1 import ladder_pb2_grpc as lrpc
+from kassen.v1 import referee_pb2 as pb
+from tests.ladder.test_ladder_over_grpc import register
+from tests.tournament.test_ray import RAY_AUTH, cluster, free_port, pytestmark  # noqa: F401
+
+KASSEN = [sys.executable, "-m", "kassen"]
+CONFIG = """
+[ladder]
+pools = ["rumble-nation/base/2"]
+decision_ms = 5000
+join_timeout_ms = 20000
+
+[[ladder.house]]
+name = "house-random"
+policy = "random"
+game = "rumble-nation"
+
+[referees]
+ray_referees = 2
+embedded = false
+"""
+
+
+class DelayBot(AsyncBot):
+    """Plays randomly after ``delay_s`` per decision (a match that lasts a while)."""
+
+    def __init__(self, delay_s: float) -> None:
+        self.delay_s = delay_s
+        self.inner = RandomBot(11)
+
+    async def choose_async(self, request: Request) -> int:
+        await asyncio.sleep(self.delay_s)
+        return self.inner.choose(request)
+
+
+def start_ladder(folder: Path, cluster_address: str) -> tuple[subprocess.Popen[bytes], str]:
+    (folder / "ladder.toml").write_text(CONFIG, encoding="utf-8")
+    address = f"127.0.0.1:{free_port()}"
+    log = (folder / "ladder.log").open("wb")  # a file, not a pipe nobody reads
+    ladder = subprocess.Popen(
+        [*KASSEN, "ladder", "serve", "--address", address, "--web", "none",
+         "--db", f"sqlite:///{folder / 'ladder.sqlite'}", "--config", str(folder / "ladder.toml"),
+         "--referees", f"ray:{cluster_address}", "--log-level", "warning"],
+        stderr=log,
+        env={**os.environ, **RAY_AUTH},
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while "matches on" not in (folder / "ladder.log").read_text(errors="replace"):
+        if ladder.poll() is not None or time.monotonic() > deadline:
+            ladder.kill()
+            raise AssertionError((folder / "ladder.log").read_text(errors="replace")[-3000:])
+        time.sleep(0.2)
+    return ladder, address
+
+
+def referee_actor_pids() -> list[int]:
+    """Pids of the processes of our referee actors (Ray titles them after the class)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                title = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+            except OSError:
+                continue
+            if title.startswith(b"ray::RefereeActor"):
+                found.append(int(entry.name))
+    return found
+
+
+def test_bots_play_on_ray_referees_and_a_killed_one_is_restarted(
+    cluster: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    ladder, address = start_ladder(tmp_path, cluster)
+    try:
+        asyncio.run(_scenario(address))
+    finally:
+        ladder.send_signal(signal.SIGINT)
+        try:
+            ladder.wait(60)
+        except subprocess.TimeoutExpired:
+            ladder.kill()
+    log = (tmp_path / "ladder.log").read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]
+
+
+async def _scenario(address: str) -> None:
+    async with grpc.aio.insecure_channel(address) as channel:
+        bot = await register(lrpc.LadderStub(channel), "rides-ray")
+    seen: list[LadderMatch] = []
+    run = await seek_and_play(
+        lambda: DelayBot(0.0), address, bot.token, max_matches=4, on_match=seen.append
+    )
+    assert not run.errors
+    referees = {m.assignment.referee_address for m in seen}
+    assert len(referees) == 2 and address not in referees and "" not in referees
+    # A referee actor's process dies while it plays a match: the match is voided, Ray starts
+    # the actor again (elsewhere: a new port), and the ladder plays on it again.
+    slow: list[LadderMatch] = []
+    ended: list[lpb.MatchEnded] = []
+    playing = asyncio.ensure_future(
+        seek_and_play(
+            lambda: DelayBot(0.2),
+            address,
+            bot.token,
+            max_matches=3,
+            on_match=slow.append,
+            on_ended=ended.append,
+        )
+    )
+    before = referee_actor_pids()
+    assert len(before) == 2
+    while not ended and not slow:
+        await asyncio.sleep(0.5)  # the first slow match is under way
+        victims = referee_actor_pids()
+        if victims:
+            os.kill(victims[0], signal.SIGKILL)
+            break
+    await asyncio.wait_for(playing, 180)
+    reasons = [pb.ResultReason.Name(e.reason) for e in ended]
+    assert "RESULT_REASON_VOIDED" in reasons, reasons
+    assert reasons.count("RESULT_REASON_COMPLETED") >= 1
+    deadline = time.monotonic() + 60
+    while len(referee_actor_pids()) < 2 and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+    after = referee_actor_pids()
+    assert len(after) == 2 and after != before  # restarted by Ray
