@@ -171,6 +171,7 @@ def test_serve_refuses_bad_flags_in_one_line(tmp_path: Path, certs: Certs) -> No
         (["--max-live-matches", "0"], "--max-live-matches must be between"),
         (["--max-watchers-per-caller", "0"], "--max-watchers-per-caller must be between"),
         (["--relay-token-file", "no-such-file"], "--relay-token-file no-such-file:"),
+        (["--run-submitted", "python,cobol"], "--run-submitted: unknown runtime 'cobol'"),
     ]
     folders = [tmp_path / str(i) for i in range(len(bad_flags))]
     for folder in folders:

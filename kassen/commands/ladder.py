@@ -28,8 +28,9 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     serve = actions.add_parser(
         "serve",
         help="run a continuous ladder: bots register and connect, house bots always play",
-        description="Run the ladder service: the referee, matchmaking, ratings and the web "
-        "page in one process. Bots register (kassen ladder register), connect with their token "
+        description="Run the ladder service: matchmaking, ratings, the web page and a referee "
+        "in one process; with --referees, the matches are played by other referee processes "
+        "(kassen serve, Ray actors). Bots register (kassen ladder register), connect with their token "
         "(kassen bot ladder) and are given matches, or are uploaded (kassen ladder submit) and "
         "run by the ladder in a sandbox when ladder.toml turns submissions on; house bots are "
         "always available. "

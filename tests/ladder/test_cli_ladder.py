@@ -212,6 +212,7 @@ def test_serve_register_and_play_from_the_command_line(tmp_path: Path) -> None:
     [
         (["ladder", "serve", "--web", "8080"], "--web must be host:port"),
         (["ladder", "serve", "--config", "missing.toml"], "cannot read missing.toml"),
+        (["ladder", "serve", "--referees", "somewhere"], "neither host:port nor ray:CLUSTER"),
         (
             ["bot", "ladder", "greedy", "--token-file", "missing.token"],
             "--token-file missing.token",
@@ -230,6 +231,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], messa
     assert done.returncode == 2, done.stderr
     assert message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not (tmp_path / "runs").exists()  # nothing half-made
 
 
 def test_an_unreachable_ladder_is_said_with_each_retry(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from games.policies.registry import make_policy
 from tournament.ladder_service.config import LadderConfigError, default_settings, load_settings
+from tournament.ladder_service.referees import RefereesError, parse_referees
 from tournament.ladder_service.service import PoolKey
 
 
@@ -156,3 +157,71 @@ def test_submission_mistakes_name_the_key(tmp_path: Path, text: str, message: st
         load_settings(path)
     assert message in str(error.value)
     assert "\n" not in str(error.value)
+
+
+def test_referees_default_to_the_ladders_own_and_a_file_lists_others(tmp_path: Path) -> None:
+    assert default_settings().referees.uses_embedded
+    assert not default_settings().referees.remote
+    settings = load_settings(
+        write(
+            tmp_path,
+            """
+[referees]
+addresses = ["10.0.0.5:50051", "ref2.example:443"]
+tls = true
+tls_ca = "ca.pem"
+token_file = "referee.token"
+ray = "auto"
+ray_referees = 3
+""",
+        )
+    )
+    referees = settings.referees
+    assert referees.addresses == ("10.0.0.5:50051", "ref2.example:443")
+    assert (referees.tls, referees.tls_ca, referees.token_file) == (
+        True,
+        Path("ca.pem"),
+        Path("referee.token"),
+    )
+    assert (referees.ray, referees.ray_referees) == ("auto", 3)
+    assert not referees.uses_embedded  # others are listed: the ladder's own stays out
+    both = load_settings(write(tmp_path, '[referees]\naddresses = ["h:1"]\nembedded = true\n'))
+    assert both.referees.uses_embedded
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[referees]\naddresses = ["no-port"]\n', "referees.addresses must list host:port"),
+        ('[referees]\naddresses = ["h:1", "h:1"]\n', "lists an address twice"),
+        ("[referees]\nray_referees = 0\n", "referees.ray_referees must be a whole number"),
+        ('[referees]\nembedded = "yes"\n', "referees.embedded must be true or false"),
+        ("[referees]\nray = 5\n", "referees.ray must be a text"),
+        ("[referees]\nadresses = []\n", "did you mean 'addresses'"),
+        ("referees = 3\n", "[referees] must be a table"),
+    ],
+)
+def test_referee_mistakes_name_the_key(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(LadderConfigError) as error:
+        load_settings(write(tmp_path, text))
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("specs", "message"),
+    [
+        (["localhost"], "neither host:port nor ray:CLUSTER"),
+        (["ray:"], "name one Ray cluster"),
+        (["ray:auto,ray:local"], "name one Ray cluster"),
+        (["h:99999"], "neither host:port"),
+    ],
+)
+def test_bad_referees_flags_are_named(specs: list[str], message: str) -> None:
+    with pytest.raises(RefereesError) as error:
+        parse_referees(specs, default_settings().referees)
+    assert message in str(error.value)
+
+
+def test_the_referees_flag_replaces_the_files_lists() -> None:
+    parsed = parse_referees(["h1:1,ray:auto", "h2:2"], default_settings().referees)
+    assert (parsed.addresses, parsed.ray) == (("h1:1", "h2:2"), "auto")
