@@ -639,7 +639,9 @@ class LadderService:
             slot, hosted = await self.fleet.place(plan)
         except (RefereeUnavailable, CannotHost) as exc:
             log.warning("ladder match not started", pool=running.pool.label, reason=str(exc))
-            await self._release(key, running)
+            # A referee that failed is left out (no busy loop); a plan no referee would play
+            # is tried again at the next tick, not at once.
+            await self._release(key, running, wake=isinstance(exc, RefereeUnavailable))
             return
         match_id = hosted.match_id
         running.slot, running.hosted = slot, hosted
@@ -692,7 +694,7 @@ class LadderService:
             self.fleet.release(slot)
         await self._finished(match_id, running, end)
 
-    async def _release(self, key: str, running: Running) -> None:
+    async def _release(self, key: str, running: Running, wake: bool = True) -> None:
         """A reservation that could not be placed: its bots are free again."""
         self.running.pop(key, None)
         for bot in running.seats:
@@ -701,7 +703,8 @@ class LadderService:
                 seeker.active.discard(key)
         if self.submitted is not None:
             await self.submitted.finished(key, running.seats, {})
-        self._wake.set()
+        if wake:
+            self._wake.set()
 
     async def _host_validation(self, plan: MatchPlan) -> tuple[Hosted, Callable[[], None]]:
         """A submitted version's validation match, on whichever referee can run it."""

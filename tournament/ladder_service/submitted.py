@@ -198,6 +198,8 @@ class SubmittedBots:
             task.cancel()
         await asyncio.gather(*self._pipelines.values(), return_exceptions=True)
         await self._exit.aclose()
+        if self.kit is not None:
+            await asyncio.to_thread(self.kit.close)
 
     # ------------------------------------------------------------------ reading
 

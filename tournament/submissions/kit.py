@@ -43,6 +43,8 @@ class SandboxKit:
     host: Host
     area: Path
     runtimes: dict[str, Runtime]
+    #: Folders made for this kit alone (the Python runtime's copy), removed by ``close``.
+    own: tuple[Path, ...] = ()
 
     @classmethod
     def make(
@@ -64,7 +66,13 @@ class SandboxKit:
             log.info("removed cgroups left by a stopped process", count=swept)
         area = sandbox_area(parent)
         python = make_python_folder(new_folder(area, "python")) if "python" in allowed else None
-        return cls(host, area, host_runtimes(python, rust_sysroot, allowed))
+        own = (python,) if python is not None else ()
+        return cls(host, area, host_runtimes(python, rust_sysroot, allowed), own)
+
+    def close(self) -> None:
+        """Remove what was made for this kit alone (each referee process makes its own)."""
+        for folder in self.own:
+            shutil.rmtree(folder, ignore_errors=True)
 
     def runtime(self, manifest: Manifest) -> Runtime:
         runtime = self.runtimes.get(manifest.runtime)

@@ -36,8 +36,11 @@ class SandboxRunner:
         """The kit under ``parent`` and a seat socket for ``referee``, until the block exits.
         Raises ``NoSandbox`` naming what this host lacks."""
         kit = await asyncio.to_thread(SandboxKit.make, parent, tuple(allowed), rust_sysroot)
-        async with seat_socket(referee, kit.area) as socket_dir:
-            yield cls(kit, socket_dir, tuple(allowed))
+        try:
+            async with seat_socket(referee, kit.area) as socket_dir:
+                yield cls(kit, socket_dir, tuple(allowed))
+        finally:
+            await asyncio.to_thread(kit.close)
 
     @property
     def runtimes(self) -> list[str]:
