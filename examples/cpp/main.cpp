@@ -139,6 +139,13 @@ std::string describe(const grpc::Status& status) {
   return "gRPC status " + std::to_string(status.error_code()) + ": " + status.error_message();
 }
 
+// A channel to `address` (host:port or unix:PATH): plaintext, or with `tls` TLS checked against
+// the system's roots (a ladder's referee may speak TLS; this bot trusts no CA of its own).
+std::shared_ptr<grpc::Channel> open_channel(const std::string& address, bool tls) {
+  return grpc::CreateChannel(address, tls ? grpc::SslCredentials(grpc::SslCredentialsOptions())
+                                          : grpc::InsecureChannelCredentials());
+}
+
 // Plays one Play stream: Join, then answer until MatchOver. Returns the MatchOver, or nothing
 // if the stream ended or failed first (its final status is left in `status`; `displaced` is set
 // if another stream took the seat over). `seat` is learnt from Joined and kept across streams.
@@ -348,14 +355,22 @@ bool is_refusal(grpc::StatusCode code) {
 // The matches being played, each on its own (detached) thread, and how many failed.
 class Matches {
  public:
+  // `stub` is on the ladder's own channel: for assignments that name no other referee.
   void start(Referee::Stub& stub, const Assignment& assignment,
              std::mt19937::result_type seed) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       ++active_;
     }
-    std::thread([this, &stub, ticket = assignment.ticket(), id = assignment.match_id(), seed] {
-      const int code = play_match(stub, ticket, seed);
+    std::thread([this, &stub, ticket = assignment.ticket(), id = assignment.match_id(),
+                 hosted_by = assignment.referee_address(), tls = assignment.referee_tls(), seed] {
+      // A match that another referee hosts is played there, on a channel of its own.
+      std::unique_ptr<Referee::Stub> own;
+      if (!hosted_by.empty()) {
+        log("match " + id + " is hosted by the referee at " + hosted_by);
+        own = Referee::NewStub(open_channel(hosted_by, tls));
+      }
+      const int code = play_match(own ? *own : stub, ticket, seed);
       if (code != 0) log("match " + id + " was not played to its end");
       std::lock_guard<std::mutex> lock(mutex_);
       failed_ += code != 0;
@@ -448,7 +463,7 @@ int run_ladder(const LadderOptions& options, std::mt19937::result_type seed) {
   }
   // Matches go over the same channel; only Seek carries the token (a match is joined with its
   // ticket).
-  auto channel = grpc::CreateChannel(options.address, grpc::InsecureChannelCredentials());
+  auto channel = open_channel(options.address, false);
   std::unique_ptr<Ladder::Stub> ladder = Ladder::NewStub(channel);
   std::unique_ptr<Referee::Stub> referee = Referee::NewStub(channel);
 
@@ -520,7 +535,7 @@ int main(int argc, char** argv) {
     log(error);
     return 2;
   }
-  auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+  auto channel = open_channel(address, false);
   std::unique_ptr<Referee::Stub> stub = Referee::NewStub(channel);
   return play_match(*stub, *ticket, seed);
 }

@@ -18,6 +18,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
@@ -77,7 +78,8 @@ func parseLadderOptions(args []string) (*ladderOptions, error) {
 
 // ladderRun is what the Seek loop shares with the matches it starts.
 type ladderRun struct {
-	opts    *ladderOptions
+	opts *ladderOptions
+	// referee is on the ladder's own connection: for assignments that name no other referee.
 	referee kassenv1.RefereeClient
 	seed    uint64
 	started int // assignments received (only the Seek loop touches it)
@@ -182,11 +184,33 @@ func (r *ladderRun) start(a *kassenv1.Assignment) {
 	r.playing.Add(1)
 	go func() {
 		defer r.playing.Done()
-		if err := playMatch(context.Background(), r.referee, a.GetTicket(), seed); err != nil {
+		if err := r.play(a, seed); err != nil {
 			log.Printf("match %s: %v", a.GetMatchId(), err)
 			r.failed.Add(1)
 		}
 	}()
+}
+
+// play plays an assigned match on the referee that hosts it: the ladder's own connection when
+// the assignment names no other referee, else a connection of its own to referee_address.
+func (r *ladderRun) play(a *kassenv1.Assignment, seed uint64) error {
+	address := a.GetRefereeAddress()
+	if address == "" {
+		return playMatch(context.Background(), r.referee, a.GetTicket(), seed)
+	}
+	// This bot trusts no CA of its own for the ladder, so a TLS referee is checked against the
+	// system's roots.
+	creds := insecure.NewCredentials()
+	if a.GetRefereeTls() {
+		creds = credentials.NewClientTLSFromCert(nil, "")
+	}
+	conn, err := grpc.NewClient(address, grpc.WithTransportCredentials(creds))
+	if err != nil {
+		return fmt.Errorf("cannot create a client for the referee %s: %w", address, err)
+	}
+	defer conn.Close()
+	log.Printf("match %s is hosted by the referee at %s", a.GetMatchId(), address)
+	return playMatch(context.Background(), kassenv1.NewRefereeClient(conn), a.GetTicket(), seed)
 }
 
 // backoff is the pause before the attempt-th reconnect (1, 2, ...), with jitter so that many

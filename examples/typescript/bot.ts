@@ -317,27 +317,37 @@ class LadderRun {
 
   constructor(
     readonly options: LadderOptions,
+    /** On the ladder's own channel: for assignments that name no other referee. */
     readonly referee: RefereeClient,
     readonly seed: number,
+    /** A client of its own to the referee at an address (TLS or not), for one match. */
+    readonly openReferee: (address: string, tls: boolean) => RefereeClient,
   ) {}
 
   /** Play an assigned match concurrently with everything else, with a fresh seat and RNG. */
   start(assignment: Assignment__Output): void {
     this.started += 1;
-    const { match_id: matchId, seat, setup } = assignment;
+    const { match_id: matchId, seat, setup, referee_address: hostedBy } = assignment;
     log(`assigned match ${matchId}, seat ${seat} (${setup?.game} ${setup?.variant})`);
     const random = seededRandom(this.seed + this.started);
-    const game = playMatch(this.referee, assignment.ticket, random).then(
-      (outcome) => {
-        if (outcome === "over") return;
-        log(`match ${matchId}: ${outcome === "displaced" ? DISPLACED_LINE : outcome.failed}`);
-        this.failed += 1;
-      },
-      (error: unknown) => {
-        log(`match ${matchId}: ${error instanceof Error ? error.message : String(error)}`);
-        this.failed += 1;
-      },
-    );
+    // A match that another referee hosts is played there; empty: on the ladder's address.
+    const client = hostedBy ? this.openReferee(hostedBy, assignment.referee_tls) : this.referee;
+    if (hostedBy) log(`match ${matchId} is hosted by the referee at ${hostedBy}`);
+    const game = playMatch(client, assignment.ticket, random)
+      .then(
+        (outcome) => {
+          if (outcome === "over") return;
+          log(`match ${matchId}: ${outcome === "displaced" ? DISPLACED_LINE : outcome.failed}`);
+          this.failed += 1;
+        },
+        (error: unknown) => {
+          log(`match ${matchId}: ${error instanceof Error ? error.message : String(error)}`);
+          this.failed += 1;
+        },
+      )
+      .finally(() => {
+        if (client !== this.referee) client.close();
+      });
     this.playing.add(game);
     void game.finally(() => this.playing.delete(game));
   }
@@ -405,7 +415,12 @@ async function runLadder(options: LadderOptions, proto: RefereeProto & LadderPro
   const metadata = new grpc.Metadata();
   metadata.set("authorization", `Bearer ${token}`);
 
-  const run = new LadderRun(options, referee, seed);
+  // This bot trusts no CA of its own for the ladder, so a TLS referee is checked against Node's
+  // root certificates.
+  const run = new LadderRun(options, referee, seed, (address, tls) => {
+    const credentials = tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure();
+    return new proto.kassen.v1.Referee(address, credentials);
+  });
   let code = 0;
   try {
     for (let attempt = 1; ; attempt++) {

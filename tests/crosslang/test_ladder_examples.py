@@ -58,7 +58,11 @@ async def _register(address: str, name: str) -> lpb.RegisterBotResponse:
         )
 
 
-async def _run(command: list[str], env: dict[str, str], timeout_s: float) -> tuple[int, str, str]:
+async def run_example(
+    command: list[str], env: dict[str, str], timeout_s: float
+) -> tuple[int, str, str]:
+    """Run an example to its exit: its code, stdout and stderr (the test fails if it is still
+    running after ``timeout_s``)."""
     process = await asyncio.create_subprocess_exec(
         *command,
         env=env,
@@ -81,7 +85,8 @@ async def _run(command: list[str], env: dict[str, str], timeout_s: float) -> tup
     return process.returncode, out.decode(errors="replace"), err.decode(errors="replace")
 
 
-def _ladder_command(run: Path, address: str, token_file: Path) -> list[str]:
+def ladder_command(run: Path, address: str, token_file: Path) -> list[str]:
+    """The example in ladder mode: two matches (``MATCHES``), two at once at most."""
     return [
         str(run),
         "--ladder",
@@ -114,8 +119,8 @@ async def _plays_two_matches(run: Path, language: str, tmp_path: Path) -> None:
         bot = await _register(address, f"{language}-example")
         token_file = tmp_path / "bot.token"
         token_file.write_text(bot.token + "\n")
-        code, out, err = await _run(
-            _ladder_command(run, address, token_file), environment(), RUN_TIMEOUT_S
+        code, out, err = await run_example(
+            ladder_command(run, address, token_file), environment(), RUN_TIMEOUT_S
         )
         assert code == 0, (code, out, err[-3000:])
         assert out.count("match over:") == MATCHES, (out, err[-3000:])
@@ -160,7 +165,7 @@ async def _reconnects(run: Path, language: str, tmp_path: Path) -> None:
     # The ladder is down: the example starts, fails to seek, and backs off.
     address = _free_address()
     process = await asyncio.create_subprocess_exec(
-        *_ladder_command(run, address, token_file),
+        *ladder_command(run, address, token_file),
         env=environment(),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
@@ -210,7 +215,7 @@ async def _refused(run: Path, tmp_path: Path) -> None:
             "KASSEN_LADDER_ADDRESS": service.referee.address,
             "KASSEN_TOKEN_FILE": str(token_file),
         }
-        code, out, err = await _run([str(run)], env, REFUSED_TIMEOUT_S)
+        code, out, err = await run_example([str(run)], env, REFUSED_TIMEOUT_S)
         rows = registry.recent_matches(engine)
     assert code == 1, (code, out, err[-3000:])
     assert "the ladder refused the bot" in err and "unknown bot token" in err, err[-3000:]

@@ -272,12 +272,22 @@ impl Run {
         );
         // Reap the tasks already done, so a bot that plays for days keeps no list of them.
         while self.playing.try_join_next().is_some() {}
-        let address = self.options.address.clone();
+        // The referee that hosts the match: the ladder's own address (plaintext, as the ladder
+        // is) unless the assignment names another.
+        let (address, tls) = if assignment.referee_address.is_empty() {
+            (self.options.address.clone(), false)
+        } else {
+            eprintln!(
+                "{BOT_NAME}: match {} is hosted by the referee at {}",
+                assignment.match_id, assignment.referee_address
+            );
+            (assignment.referee_address, assignment.referee_tls)
+        };
         let (ticket, id) = (assignment.ticket, assignment.match_id);
         let seed = self.seed.wrapping_add(u64::from(self.started));
         let failed = Arc::clone(&self.failed);
         self.playing.spawn(async move {
-            let why = match play_match(&address, &ticket, seed).await {
+            let why = match play_match(&address, tls, &ticket, seed).await {
                 Outcome::Over => return,
                 Outcome::Displaced => "displaced: another connection took this seat over".into(),
                 Outcome::Failed(error) => format!("stream lost twice ({error})"),

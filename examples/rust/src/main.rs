@@ -123,16 +123,18 @@ impl From<String> for Ended {
     }
 }
 
-/// Plays one Play stream until MatchOver. `Err` means the stream ended or failed before it.
-/// `seat` is set from `Joined` and kept across rejoins.
+/// Plays one Play stream until MatchOver, on the referee at `address` (`tls`: it speaks TLS).
+/// `Err` means the stream ended or failed before it. `seat` is set from `Joined` and kept across
+/// rejoins.
 async fn play_stream(
     address: &str,
+    tls: bool,
     ticket: &str,
     bot: &mut Bot,
     seat: &mut Option<u32>,
 ) -> Result<MatchOver, Ended> {
     // A fresh connection per stream, so a rejoin does not reuse a broken one.
-    let channel = connect::channel(address).await?;
+    let channel = connect::channel(address, tls).await?;
     let mut client = RefereeClient::new(channel);
 
     // Outbound half of the stream: whatever we push into `tx` is sent to the referee.
@@ -228,11 +230,11 @@ enum Outcome {
 /// Plays one match with its ticket and a fresh bot seeded by `seed`: one stream, and if it drops
 /// before MatchOver, one rejoin with the same ticket (the referee then re-sends the pending
 /// request, same request_id, which the new stream answers). Never after `displaced`.
-async fn play_match(address: &str, ticket: &str, seed: u64) -> Outcome {
+async fn play_match(address: &str, tls: bool, ticket: &str, seed: u64) -> Outcome {
     let mut bot = Bot { rng: Rng(seed) };
     let mut seat = None;
     for attempt in 0..2 {
-        match play_stream(address, ticket, &mut bot, &mut seat).await {
+        match play_stream(address, tls, ticket, &mut bot, &mut seat).await {
             Ok(over) => {
                 report(&over, seat);
                 return Outcome::Over;
@@ -305,7 +307,7 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match play_match(&address, &ticket, seed).await {
+    match play_match(&address, false, &ticket, seed).await {
         Outcome::Over => ExitCode::SUCCESS,
         Outcome::Displaced => {
             eprintln!("{BOT_NAME}: displaced: another connection took this seat over");

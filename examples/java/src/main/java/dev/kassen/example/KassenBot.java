@@ -11,10 +11,12 @@ import dev.kassen.v1.Pong;
 import dev.kassen.v1.RefereeGrpc;
 import dev.kassen.v1.SeatResult;
 import dev.kassen.v1.SeedReveal;
+import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
+import io.grpc.TlsChannelCredentials;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
@@ -93,7 +95,7 @@ public final class KassenBot {
       return;
     }
 
-    ManagedChannel channel = openChannel(address);
+    ManagedChannel channel = openChannel(address, false);
     KassenBot bot = new KassenBot(seed);
     int code = bot.play(RefereeGrpc.newStub(channel), ticket);
     channel.shutdownNow().awaitTermination(2, TimeUnit.SECONDS);
@@ -112,14 +114,17 @@ public final class KassenBot {
           Logger.getLogger("io.grpc.netty.shaded.io.netty.util.internal.MacAddressUtil"));
 
   /**
-   * A plaintext channel to {@code address}: host:port, or unix:PATH (grpc-java's "unix" name
-   * resolver and Netty's epoll transport, both in grpc-netty-shaded, dial the socket).
+   * A channel to {@code address}: host:port, or unix:PATH (grpc-java's "unix" name resolver and
+   * Netty's epoll transport, both in grpc-netty-shaded, dial the socket). Plaintext, or with
+   * {@code tls} TLS checked against the JDK's trusted roots (a ladder's referee may speak TLS).
    */
-  static ManagedChannel openChannel(String address) {
+  static ManagedChannel openChannel(String address, boolean tls) {
     if (address.startsWith("unix:")) {
       UNIX_SOCKET_NOISE.forEach(logger -> logger.setLevel(Level.SEVERE));
     }
-    return Grpc.newChannelBuilder(address, InsecureChannelCredentials.create()).build();
+    ChannelCredentials credentials =
+        tls ? TlsChannelCredentials.create() : InsecureChannelCredentials.create();
+    return Grpc.newChannelBuilder(address, credentials).build();
   }
 
   /**

@@ -122,6 +122,7 @@ final class LadderMode {
 
   private final Options options;
   private final long seed;
+  /** On the ladder's own channel: for assignments that name no other referee. */
   private final RefereeGrpc.RefereeStub referee;
   private final LadderGrpc.LadderBlockingStub ladder;
   private final ExecutorService playing = Executors.newCachedThreadPool();
@@ -157,7 +158,7 @@ final class LadderMode {
       System.err.println("java-example: the token file " + options.tokenFile() + " is empty");
       return 2;
     }
-    ManagedChannel channel = KassenBot.openChannel(options.address());
+    ManagedChannel channel = KassenBot.openChannel(options.address(), false);
     try {
       return new LadderMode(options, seed, channel, token).seekAndPlay();
     } finally {
@@ -259,8 +260,18 @@ final class LadderMode {
         assignment.getMatchId(), assignment.getSeat(), assignment.getSetup().getGame(),
         assignment.getSetup().getVariant());
     playing.execute(() -> {
+      // A match that another referee hosts is played there, on a channel of its own (TLS checked
+      // against the JDK's roots: this bot trusts no CA of its own for the ladder).
+      String hostedBy = assignment.getRefereeAddress();
+      ManagedChannel own =
+          hostedBy.isEmpty() ? null : KassenBot.openChannel(hostedBy, assignment.getRefereeTls());
+      if (own != null) {
+        System.err.printf("java-example: match %s is hosted by the referee at %s%n",
+            assignment.getMatchId(), hostedBy);
+      }
       try {
-        if (new KassenBot(matchSeed).play(referee, assignment.getTicket()) != 0) {
+        RefereeGrpc.RefereeStub stub = own == null ? referee : RefereeGrpc.newStub(own);
+        if (new KassenBot(matchSeed).play(stub, assignment.getTicket()) != 0) {
           failed.incrementAndGet();
         }
       } catch (InterruptedException e) {
@@ -269,6 +280,10 @@ final class LadderMode {
       } catch (RuntimeException e) {
         System.err.println("java-example: match " + assignment.getMatchId() + ": " + e);
         failed.incrementAndGet();
+      } finally {
+        if (own != null) {
+          own.shutdownNow();
+        }
       }
     });
   }
