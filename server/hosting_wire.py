@@ -48,7 +48,7 @@ def _seat_to_proto(seat: SeatPlan) -> fpb.HostedSeat:
         bounds = fpb.SandboxBounds(
             memory_mb=limits.memory_mb,
             processes=limits.processes,
-            cpu_s=limits.cpu_s,
+            cpu_seconds=limits.cpu_s,
             tmpfs_mb=limits.tmpfs_mb,
             open_files=limits.open_files,
             cpus=limits.cpus,
@@ -91,7 +91,7 @@ def _limits(bounds: fpb.SandboxBounds) -> SandboxLimits:
     return SandboxLimits(
         memory_mb=bounds.memory_mb or default.memory_mb,
         processes=bounds.processes or default.processes,
-        cpu_s=bounds.cpu_s or default.cpu_s,
+        cpu_s=bounds.cpu_seconds or default.cpu_s,
         tmpfs_mb=bounds.tmpfs_mb or default.tmpfs_mb,
         open_files=bounds.open_files or default.open_files,
         cpus=bounds.cpus if bounds.cpus > 0 else default.cpus,

@@ -165,13 +165,13 @@ class SandboxBounds(_message.Message):
 
     MEMORY_MB_FIELD_NUMBER: _builtins.int
     PROCESSES_FIELD_NUMBER: _builtins.int
-    CPU_S_FIELD_NUMBER: _builtins.int
+    CPU_SECONDS_FIELD_NUMBER: _builtins.int
     TMPFS_MB_FIELD_NUMBER: _builtins.int
     OPEN_FILES_FIELD_NUMBER: _builtins.int
     CPUS_FIELD_NUMBER: _builtins.int
     memory_mb: _builtins.int
     processes: _builtins.int
-    cpu_s: _builtins.int
+    cpu_seconds: _builtins.int
     tmpfs_mb: _builtins.int
     open_files: _builtins.int
     cpus: _builtins.float
@@ -180,14 +180,14 @@ class SandboxBounds(_message.Message):
         *,
         memory_mb: _builtins.int = ...,
         processes: _builtins.int = ...,
-        cpu_s: _builtins.int = ...,
+        cpu_seconds: _builtins.int = ...,
         tmpfs_mb: _builtins.int = ...,
         open_files: _builtins.int = ...,
         cpus: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["cpu_s", b"cpu_s", "cpus", b"cpus", "memory_mb", b"memory_mb", "open_files", b"open_files", "processes", b"processes", "tmpfs_mb", b"tmpfs_mb"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cpu_seconds", b"cpu_seconds", "cpus", b"cpus", "memory_mb", b"memory_mb", "open_files", b"open_files", "processes", b"processes", "tmpfs_mb", b"tmpfs_mb"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -156,7 +156,9 @@ class SeekResponse(_message.Message):
 
     @_builtins.property
     def assignment(self) -> Global___Assignment:
-        """Play this match now: open Referee/Play on the same address and join with the ticket."""
+        """Play this match now: open Referee/Play where it says (Assignment.referee_address, else
+        the ladder's own address) and join with the ticket.
+        """
 
     @_builtins.property
     def match_ended(self) -> Global___MatchEnded:
