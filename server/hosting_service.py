@@ -71,7 +71,7 @@ class HostingServicer:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc))
         try:
             await context.write(
-                fpb.HostMatchEvent(
+                fpb.HostMatchResponse(
                     started=fpb.HostedMatchStarted(
                         match_id=hosted.match_id, tickets=hosted.tickets, setup=hosted.setup
                     )
@@ -82,9 +82,9 @@ class HostingServicer:
                 if done:
                     break
                 alive = fpb.HostedMatchAlive(decisions=hosted.decisions())
-                await context.write(fpb.HostMatchEvent(alive=alive))
+                await context.write(fpb.HostMatchResponse(alive=alive))
             ended = end_to_proto(hosted.ended.result())
-            await context.write(fpb.HostMatchEvent(ended=ended))
+            await context.write(fpb.HostMatchResponse(ended=ended))
         finally:
             if not hosted.ended.done():
                 log.warning("coordinator left a hosted match: aborted", match=hosted.match_id)

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from kassen.v1 import referee_pb2 as kassen_dot_v1_dot_referee__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kassen/v1/fleet.proto\x12\tkassen.v1\x1a\x17kassen/v1/referee.proto\"f\n\x10HostMatchRequest\x12,\n\x05match\x18\x01 \x01(\x0b\x32\x1d.kassen.v1.CreateMatchRequest\x12$\n\x05seats\x18\x02 \x03(\x0b\x32\x15.kassen.v1.HostedSeat\"\xa3\x01\n\nHostedSeat\x12\x0c\n\x04name\x18\x01 \x01(\t\x12)\n\x07joining\x18\x02 \x01(\x0b\x32\x16.kassen.v1.JoiningSeatH\x00\x12%\n\x05house\x18\x03 \x01(\x0b\x32\x14.kassen.v1.HouseSeatH\x00\x12-\n\tsubmitted\x18\x04 \x01(\x0b\x32\x18.kassen.v1.SubmittedSeatH\x00\x42\x06\n\x04kind\"\r\n\x0bJoiningSeat\")\n\tHouseSeat\x12\x0e\n\x06policy\x18\x01 \x01(\t\x12\x0c\n\x04seed\x18\x02 \x01(\x04\"I\n\rSubmittedSeat\x12\x0e\n\x06\x66older\x18\x01 \x01(\t\x12(\n\x06\x62ounds\x18\x02 \x01(\x0b\x32\x18.kassen.v1.SandboxBounds\"~\n\rSandboxBounds\x12\x11\n\tmemory_mb\x18\x01 \x01(\r\x12\x11\n\tprocesses\x18\x02 \x01(\r\x12\x13\n\x0b\x63pu_seconds\x18\x03 \x01(\r\x12\x10\n\x08tmpfs_mb\x18\x04 \x01(\r\x12\x12\n\nopen_files\x18\x05 \x01(\r\x12\x0c\n\x04\x63pus\x18\x06 \x01(\x01\"\xa7\x01\n\x0eHostMatchEvent\x12\x30\n\x07started\x18\x01 \x01(\x0b\x32\x1d.kassen.v1.HostedMatchStartedH\x00\x12,\n\x05\x61live\x18\x02 \x01(\x0b\x32\x1b.kassen.v1.HostedMatchAliveH\x00\x12,\n\x05\x65nded\x18\x03 \x01(\x0b\x32\x1b.kassen.v1.HostedMatchEndedH\x00\x42\x07\n\x05\x65vent\"]\n\x12HostedMatchStarted\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0f\n\x07tickets\x18\x02 \x03(\t\x12$\n\x05setup\x18\x03 \x01(\x0b\x32\x15.kassen.v1.MatchSetup\"%\n\x10HostedMatchAlive\x12\x11\n\tdecisions\x18\x01 \x01(\r\"\xd8\x01\n\x10HostedMatchEnded\x12$\n\x06result\x18\x01 \x01(\x0b\x32\x14.kassen.v1.MatchOver\x12\x11\n\tdecisions\x18\x02 \x01(\r\x12\x13\n\x0breplay_json\x18\x03 \x01(\t\x12\x42\n\x0cstderr_tails\x18\x04 \x03(\x0b\x32,.kassen.v1.HostedMatchEnded.StderrTailsEntry\x1a\x32\n\x10StderrTailsEntry\x12\x0b\n\x03key\x18\x01 \x01(\r\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x15\n\x13\x44\x65scribeHostRequest\"S\n\x14\x44\x65scribeHostResponse\x12\x18\n\x10max_live_matches\x18\x01 \x01(\r\x12\x10\n\x08runtimes\x18\x02 \x03(\t\x12\x0f\n\x07workers\x18\x03 \x01(\r2\xa5\x01\n\x0bRefereeHost\x12\x45\n\tHostMatch\x12\x1b.kassen.v1.HostMatchRequest\x1a\x19.kassen.v1.HostMatchEvent0\x01\x12O\n\x0c\x44\x65scribeHost\x12\x1e.kassen.v1.DescribeHostRequest\x1a\x1f.kassen.v1.DescribeHostResponseB0\n\rdev.kassen.v1P\x01Z\x1dkassen/gen/kassen/v1;kassenv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kassen/v1/fleet.proto\x12\tkassen.v1\x1a\x17kassen/v1/referee.proto\"f\n\x10HostMatchRequest\x12,\n\x05match\x18\x01 \x01(\x0b\x32\x1d.kassen.v1.CreateMatchRequest\x12$\n\x05seats\x18\x02 \x03(\x0b\x32\x15.kassen.v1.HostedSeat\"\xa3\x01\n\nHostedSeat\x12\x0c\n\x04name\x18\x01 \x01(\t\x12)\n\x07joining\x18\x02 \x01(\x0b\x32\x16.kassen.v1.JoiningSeatH\x00\x12%\n\x05house\x18\x03 \x01(\x0b\x32\x14.kassen.v1.HouseSeatH\x00\x12-\n\tsubmitted\x18\x04 \x01(\x0b\x32\x18.kassen.v1.SubmittedSeatH\x00\x42\x06\n\x04kind\"\r\n\x0bJoiningSeat\")\n\tHouseSeat\x12\x0e\n\x06policy\x18\x01 \x01(\t\x12\x0c\n\x04seed\x18\x02 \x01(\x04\"I\n\rSubmittedSeat\x12\x0e\n\x06\x66older\x18\x01 \x01(\t\x12(\n\x06\x62ounds\x18\x02 \x01(\x0b\x32\x18.kassen.v1.SandboxBounds\"~\n\rSandboxBounds\x12\x11\n\tmemory_mb\x18\x01 \x01(\r\x12\x11\n\tprocesses\x18\x02 \x01(\r\x12\x13\n\x0b\x63pu_seconds\x18\x03 \x01(\r\x12\x10\n\x08tmpfs_mb\x18\x04 \x01(\r\x12\x12\n\nopen_files\x18\x05 \x01(\r\x12\x0c\n\x04\x63pus\x18\x06 \x01(\x01\"\xaa\x01\n\x11HostMatchResponse\x12\x30\n\x07started\x18\x01 \x01(\x0b\x32\x1d.kassen.v1.HostedMatchStartedH\x00\x12,\n\x05\x61live\x18\x02 \x01(\x0b\x32\x1b.kassen.v1.HostedMatchAliveH\x00\x12,\n\x05\x65nded\x18\x03 \x01(\x0b\x32\x1b.kassen.v1.HostedMatchEndedH\x00\x42\x07\n\x05\x65vent\"]\n\x12HostedMatchStarted\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0f\n\x07tickets\x18\x02 \x03(\t\x12$\n\x05setup\x18\x03 \x01(\x0b\x32\x15.kassen.v1.MatchSetup\"%\n\x10HostedMatchAlive\x12\x11\n\tdecisions\x18\x01 \x01(\r\"\xd8\x01\n\x10HostedMatchEnded\x12$\n\x06result\x18\x01 \x01(\x0b\x32\x14.kassen.v1.MatchOver\x12\x11\n\tdecisions\x18\x02 \x01(\r\x12\x13\n\x0breplay_json\x18\x03 \x01(\t\x12\x42\n\x0cstderr_tails\x18\x04 \x03(\x0b\x32,.kassen.v1.HostedMatchEnded.StderrTailsEntry\x1a\x32\n\x10StderrTailsEntry\x12\x0b\n\x03key\x18\x01 \x01(\r\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x15\n\x13\x44\x65scribeHostRequest\"S\n\x14\x44\x65scribeHostResponse\x12\x18\n\x10max_live_matches\x18\x01 \x01(\r\x12\x10\n\x08runtimes\x18\x02 \x03(\t\x12\x0f\n\x07workers\x18\x03 \x01(\r2\xa8\x01\n\x0bRefereeHost\x12H\n\tHostMatch\x12\x1b.kassen.v1.HostMatchRequest\x1a\x1c.kassen.v1.HostMatchResponse0\x01\x12O\n\x0c\x44\x65scribeHost\x12\x1e.kassen.v1.DescribeHostRequest\x1a\x1f.kassen.v1.DescribeHostResponseB0\n\rdev.kassen.v1P\x01Z\x1dkassen/gen/kassen/v1;kassenv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -47,20 +47,20 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SUBMITTEDSEAT']._serialized_end=462
   _globals['_SANDBOXBOUNDS']._serialized_start=464
   _globals['_SANDBOXBOUNDS']._serialized_end=590
-  _globals['_HOSTMATCHEVENT']._serialized_start=593
-  _globals['_HOSTMATCHEVENT']._serialized_end=760
-  _globals['_HOSTEDMATCHSTARTED']._serialized_start=762
-  _globals['_HOSTEDMATCHSTARTED']._serialized_end=855
-  _globals['_HOSTEDMATCHALIVE']._serialized_start=857
-  _globals['_HOSTEDMATCHALIVE']._serialized_end=894
-  _globals['_HOSTEDMATCHENDED']._serialized_start=897
-  _globals['_HOSTEDMATCHENDED']._serialized_end=1113
-  _globals['_HOSTEDMATCHENDED_STDERRTAILSENTRY']._serialized_start=1063
-  _globals['_HOSTEDMATCHENDED_STDERRTAILSENTRY']._serialized_end=1113
-  _globals['_DESCRIBEHOSTREQUEST']._serialized_start=1115
-  _globals['_DESCRIBEHOSTREQUEST']._serialized_end=1136
-  _globals['_DESCRIBEHOSTRESPONSE']._serialized_start=1138
-  _globals['_DESCRIBEHOSTRESPONSE']._serialized_end=1221
-  _globals['_REFEREEHOST']._serialized_start=1224
-  _globals['_REFEREEHOST']._serialized_end=1389
+  _globals['_HOSTMATCHRESPONSE']._serialized_start=593
+  _globals['_HOSTMATCHRESPONSE']._serialized_end=763
+  _globals['_HOSTEDMATCHSTARTED']._serialized_start=765
+  _globals['_HOSTEDMATCHSTARTED']._serialized_end=858
+  _globals['_HOSTEDMATCHALIVE']._serialized_start=860
+  _globals['_HOSTEDMATCHALIVE']._serialized_end=897
+  _globals['_HOSTEDMATCHENDED']._serialized_start=900
+  _globals['_HOSTEDMATCHENDED']._serialized_end=1116
+  _globals['_HOSTEDMATCHENDED_STDERRTAILSENTRY']._serialized_start=1066
+  _globals['_HOSTEDMATCHENDED_STDERRTAILSENTRY']._serialized_end=1116
+  _globals['_DESCRIBEHOSTREQUEST']._serialized_start=1118
+  _globals['_DESCRIBEHOSTREQUEST']._serialized_end=1139
+  _globals['_DESCRIBEHOSTRESPONSE']._serialized_start=1141
+  _globals['_DESCRIBEHOSTRESPONSE']._serialized_end=1224
+  _globals['_REFEREEHOST']._serialized_start=1227
+  _globals['_REFEREEHOST']._serialized_end=1395
 # @@protoc_insertion_point(module_scope)

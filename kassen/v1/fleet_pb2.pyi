@@ -194,7 +194,7 @@ class SandboxBounds(_message.Message):
 Global___SandboxBounds: _TypeAlias = SandboxBounds  # noqa: Y015
 
 @_typing.final
-class HostMatchEvent(_message.Message):
+class HostMatchResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     STARTED_FIELD_NUMBER: _builtins.int
@@ -221,7 +221,7 @@ class HostMatchEvent(_message.Message):
     _WhichOneofArgType_event: _TypeAlias = _typing.Literal["event", b"event"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_event) -> _WhichOneofReturnType_event | None: ...
 
-Global___HostMatchEvent: _TypeAlias = HostMatchEvent  # noqa: Y015
+Global___HostMatchResponse: _TypeAlias = HostMatchResponse  # noqa: Y015
 
 @_typing.final
 class HostedMatchStarted(_message.Message):

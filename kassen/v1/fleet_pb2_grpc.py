@@ -37,7 +37,7 @@ class RefereeHostStub:
         self.HostMatch = channel.unary_stream(
                 '/kassen.v1.RefereeHost/HostMatch',
                 request_serializer=kassen_dot_v1_dot_fleet__pb2.HostMatchRequest.SerializeToString,
-                response_deserializer=kassen_dot_v1_dot_fleet__pb2.HostMatchEvent.FromString,
+                response_deserializer=kassen_dot_v1_dot_fleet__pb2.HostMatchResponse.FromString,
                 _registered_method=True)
         self.DescribeHost = channel.unary_unary(
                 '/kassen.v1.RefereeHost/DescribeHost',
@@ -75,7 +75,7 @@ def add_RefereeHostServicer_to_server(servicer, server):
             'HostMatch': grpc.unary_stream_rpc_method_handler(
                     servicer.HostMatch,
                     request_deserializer=kassen_dot_v1_dot_fleet__pb2.HostMatchRequest.FromString,
-                    response_serializer=kassen_dot_v1_dot_fleet__pb2.HostMatchEvent.SerializeToString,
+                    response_serializer=kassen_dot_v1_dot_fleet__pb2.HostMatchResponse.SerializeToString,
             ),
             'DescribeHost': grpc.unary_unary_rpc_method_handler(
                     servicer.DescribeHost,
@@ -109,7 +109,7 @@ class RefereeHost:
             target,
             '/kassen.v1.RefereeHost/HostMatch',
             kassen_dot_v1_dot_fleet__pb2.HostMatchRequest.SerializeToString,
-            kassen_dot_v1_dot_fleet__pb2.HostMatchEvent.FromString,
+            kassen_dot_v1_dot_fleet__pb2.HostMatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -36,7 +36,7 @@ class RefereeHostStub:
     def __new__(cls, channel: _grpc.Channel) -> _Self: ...
     @_typing.overload
     def __new__(cls, channel: _aio.Channel) -> RefereeHostAsyncStub: ...
-    HostMatch: _grpc.UnaryStreamMultiCallable[_fleet_pb2.HostMatchRequest, _fleet_pb2.HostMatchEvent]
+    HostMatch: _grpc.UnaryStreamMultiCallable[_fleet_pb2.HostMatchRequest, _fleet_pb2.HostMatchResponse]
     """Host one match. The stream says `started` first (the match id, the tickets of the seats
     that join from outside), then `alive` every few seconds while the match runs, and
     `ended` last. A referee that loses the stream before the end (the coordinator stopped,
@@ -51,7 +51,7 @@ class RefereeHostStub:
 @_typing.type_check_only
 class RefereeHostAsyncStub(RefereeHostStub):
     def __init__(self, channel: _aio.Channel) -> None: ...
-    HostMatch: _aio.UnaryStreamMultiCallable[_fleet_pb2.HostMatchRequest, _fleet_pb2.HostMatchEvent]  # type: ignore[assignment]
+    HostMatch: _aio.UnaryStreamMultiCallable[_fleet_pb2.HostMatchRequest, _fleet_pb2.HostMatchResponse]  # type: ignore[assignment]
     """Host one match. The stream says `started` first (the match id, the tickets of the seats
     that join from outside), then `alive` every few seconds while the match runs, and
     `ended` last. A referee that loses the stream before the end (the coordinator stopped,
@@ -69,7 +69,7 @@ class RefereeHostServicer(metaclass=_abc_1.ABCMeta):
         self,
         request: _fleet_pb2.HostMatchRequest,
         context: _ServicerContext,
-    ) -> _typing.Union[_abc.Iterator[_fleet_pb2.HostMatchEvent], _abc.AsyncIterator[_fleet_pb2.HostMatchEvent]]:
+    ) -> _typing.Union[_abc.Iterator[_fleet_pb2.HostMatchResponse], _abc.AsyncIterator[_fleet_pb2.HostMatchResponse]]:
         """Host one match. The stream says `started` first (the match id, the tickets of the seats
         that join from outside), then `alive` every few seconds while the match runs, and
         `ended` last. A referee that loses the stream before the end (the coordinator stopped,

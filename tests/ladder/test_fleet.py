@@ -141,7 +141,7 @@ def test_a_coordinator_that_leaves_aborts_the_hosted_match_and_its_seats_hear_it
                 plan_to_proto(plan), metadata=bearer(TOKEN)
             )
             first = await call.read()
-            assert isinstance(first, fpb.HostMatchEvent)
+            assert isinstance(first, fpb.HostMatchResponse)
             started = first.started
             match = remote.matches[started.match_id]
             assert started.tickets[0] and not started.tickets[1]

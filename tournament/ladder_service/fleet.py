@@ -207,11 +207,11 @@ class RemoteReferee(RefereeSlot):
             raise RefereeUnavailable(f"{exc.code().name}: {exc.details()}") from None
         if (
             first is grpc.aio.EOF
-            or cast(fpb.HostMatchEvent, first).WhichOneof("event") != "started"
+            or cast(fpb.HostMatchResponse, first).WhichOneof("event") != "started"
         ):
             call.cancel()
             raise RefereeUnavailable("the referee did not say the match started")
-        started = cast(fpb.HostMatchEvent, first).started
+        started = cast(fpb.HostMatchResponse, first).started
         ended: asyncio.Future[MatchEnd] = asyncio.get_running_loop().create_future()
         progress = _Progress()
         players = plan.settings.config.players
@@ -235,7 +235,7 @@ class RemoteReferee(RefereeSlot):
 
     async def _follow(
         self,
-        call: grpc.aio.UnaryStreamCall[fpb.HostMatchRequest, fpb.HostMatchEvent],
+        call: grpc.aio.UnaryStreamCall[fpb.HostMatchRequest, fpb.HostMatchResponse],
         match_id: str,
         players: int,
         ended: asyncio.Future[MatchEnd],
@@ -249,7 +249,7 @@ class RemoteReferee(RefereeSlot):
                 read = await asyncio.wait_for(call.read(), SILENCE_S)
                 if read is grpc.aio.EOF:
                     break
-                event = cast(fpb.HostMatchEvent, read)
+                event = cast(fpb.HostMatchResponse, read)
                 kind = event.WhichOneof("event")
                 if kind == "alive":
                     progress.decisions = event.alive.decisions
