@@ -1,7 +1,7 @@
 """Every example bot on a ladder whose matches are played by a referee fleet: a
 ``kassen serve --workers 2`` and a referee actor on a real Ray cluster, the ladder's own
 referee playing none. Each example follows its assignments to those referees (one match of
-each at least) and is rated.
+each at least: both referees have room for 100 matches, so they take turns) and is rated.
 
 One ladder (``kassen ladder serve --referees HOST:PORT,ray:CLUSTER``), one ``kassen serve``
 and one Ray cluster for the module; each example runs as a real subprocess. Marked
@@ -44,6 +44,8 @@ pytestmark = [
 ]
 KASSEN = [sys.executable, "-m", "kassen"]
 MATCHES = 4
+#: Registrations with it are not rate limited (six bots from one host at once would be).
+ORGANISER = "fleet-crosslang-organiser-token-0123456789"
 RUN_TIMEOUT_S = 300
 CONFIG = """
 [ladder]
@@ -96,11 +98,12 @@ def fleet(cluster: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fl
     with serve_log.open("wb") as log:
         serve = subprocess.Popen(
             [*KASSEN, "serve", "--address", referee, "--workers", "2", "--store", "none",
-             "--replays", str(folder / "replays")],
+             "--replays", str(folder / "replays"), "--max-live-matches", "100"],
             stderr=log,
         )  # fmt: skip
     _started(serve, serve_log, '"serving"')
     (folder / "ladder.toml").write_text(CONFIG, encoding="utf-8")
+    (folder / "admin.token").write_text(ORGANISER, encoding="utf-8")
     ladder = f"127.0.0.1:{free_port()}"
     database = f"sqlite:///{folder / 'ladder.sqlite'}"
     ladder_log = folder / "ladder.log"
@@ -108,7 +111,7 @@ def fleet(cluster: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fl
         process = subprocess.Popen(
             [*KASSEN, "ladder", "serve", "--address", ladder, "--web", "none", "--db", database,
              "--config", str(folder / "ladder.toml"), "--referees", f"{referee},ray:{cluster}",
-             "--log-level", "warning"],
+             "--admin-token-file", str(folder / "admin.token"), "--log-level", "warning"],
             stderr=log,
             env={**os.environ, **RAY_AUTH},
         )  # fmt: skip
@@ -122,7 +125,9 @@ def fleet(cluster: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fl
 
 
 def _command(language: str, address: str, token_file: Path) -> list[str]:
-    flags = ["--token-file", str(token_file), "--matches", str(MATCHES), "--concurrency", "2"]
+    # One match at a time: a bot that may hold two can be given a fifth while it plays its
+    # fourth (it cannot lower its concurrency on an open stream), which it would not join.
+    flags = ["--token-file", str(token_file), "--matches", str(MATCHES), "--concurrency", "1"]
     if language == "python":
         bot = f"{ROOT / 'examples' / 'python' / 'bot.py'}:MostSoldiersBot"
         return [*KASSEN, "bot", "ladder", bot, "--address", address, *flags]
@@ -143,7 +148,8 @@ async def _plays_on_the_fleet(
     async with grpc.aio.insecure_channel(fleet.ladder) as channel:
         stub = lrpc.LadderStub(channel)
         bot = await stub.RegisterBot(
-            lpb.RegisterBotRequest(name=f"{language}-fleet", game="rumble-nation")
+            lpb.RegisterBotRequest(name=f"{language}-fleet", game="rumble-nation"),
+            metadata=(("authorization", f"Bearer {ORGANISER}"),),
         )
         token_file.write_text(bot.token + "\n")
         code, out, err = await run_example(command, environment(), RUN_TIMEOUT_S)
@@ -164,8 +170,12 @@ async def _plays_on_the_fleet(
         for row in rows:
             (mine,) = [seat for seat in row.seats if seat.bot_id == bot.bot_id]
             assert mine.failure == "", row
-        ladder_rows = (await stub.GetLadder(lpb.GetLadderRequest(game="rumble-nation"))).rows
-        (ranked,) = [r for r in ladder_rows if r.bot_id == bot.bot_id]
+        for _ in range(200):  # the table follows each result's refit
+            ladder_rows = (await stub.GetLadder(lpb.GetLadderRequest(game="rumble-nation"))).rows
+            (ranked,) = [r for r in ladder_rows if r.bot_id == bot.bot_id]
+            if ranked.games == MATCHES:
+                break
+            await asyncio.sleep(0.1)
         assert ranked.games == MATCHES and ranked.rated
     # Where they were played: the kassen serve's workers name theirs (w0-, w1-); the others
     # were on the Ray referee; none on the ladder's own.
