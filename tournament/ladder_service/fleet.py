@@ -55,6 +55,10 @@ START_TIMEOUT_S = 15.0
 SILENCE_S = 15.0
 #: How long ``DescribeHost`` may take.
 DESCRIBE_TIMEOUT_S = 5.0
+#: A referee's channel tries to connect again at least this often while it cannot: gRPC's
+#: own default grows to two minutes, and until it tries, every call fails at once, so a
+#: referee back after a long outage stayed left out long after the fleet asked again.
+RECONNECT_MS = 2000
 
 
 @dataclass(frozen=True)
@@ -172,7 +176,10 @@ class RemoteReferee(RefereeSlot):
 
     def _stub(self) -> frpc.RefereeHostAsyncStub:
         if self._channel is None:
-            options = [("grpc.max_receive_message_length", -1)]
+            options = [
+                ("grpc.max_receive_message_length", -1),
+                ("grpc.max_reconnect_backoff_ms", RECONNECT_MS),
+            ]
             if self.tls:
                 credentials = grpc.ssl_channel_credentials(root_certificates=self.tls_ca)
                 self._channel = grpc.aio.secure_channel(self.address, credentials, options)
