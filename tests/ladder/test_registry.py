@@ -87,13 +87,15 @@ def test_status_changes_and_unknown_status(engine: Engine) -> None:
         registry.set_status(engine, "nope", "paused")
 
 
-def play(engine: Engine, match_id: str, a: str, b: str, failure_of_b: str = "") -> list[str]:
+def play(
+    engine: Engine, match_id: str, a: str, b: str, failure_of_b: str = "", status: str = "done"
+) -> list[str]:
     registry.start_match(engine, match_id, "rumble-nation", "base", [a, b])
     return registry.finish_match(
         engine,
         match_id,
-        status="done",
-        reason="FINISHED",
+        status=status,
+        reason="FINISHED" if status == "done" else "VOIDED",
         decisions=10,
         seats=[SeatOutcome(a, 1, 30), SeatOutcome(b, 2, 10, failure_of_b)],
         replay_json='{"decisions": [1, 2]}',
@@ -114,6 +116,18 @@ def test_a_bot_failing_three_matches_in_a_row_is_paused_with_a_reason(engine: En
     assert "3 failed matches in a row" in paused.status_reason
     assert "TIMEOUT" in paused.status_reason
     assert registry.set_status(engine, bot.id, "active").failures_in_row == 0
+
+
+def test_a_voided_match_neither_counts_nor_clears_failures(engine: Engine) -> None:
+    """A match voided because its referee was lost says nothing about the bot: it must not
+    wipe the failures in a row of a bot that keeps failing."""
+    house, _ = register(engine, "house", house=True)
+    bot, _ = register(engine, "failing")
+    assert play(engine, "m1", house.id, bot.id, "TIMEOUT") == []
+    assert play(engine, "m2", house.id, bot.id, "TIMEOUT") == []
+    assert play(engine, "m3", house.id, bot.id, "", status="voided") == []
+    assert registry.bot_by_id(engine, bot.id).failures_in_row == 2  # type: ignore[union-attr]
+    assert play(engine, "m4", house.id, bot.id, "NO_SHOW") == [bot.id]
 
 
 def test_house_bots_are_never_paused(engine: Engine) -> None:

@@ -70,7 +70,8 @@ class RefereeActor:
         from server.settings import ServerSettings
 
         configure("warning")
-        host = ray.util.get_node_ip_address()  # type: ignore[no-untyped-call]
+        node_address: Any = ray.util.get_node_ip_address  # untyped in Ray; absent in mypy's env
+        host = node_address()
         settings = ServerSettings(
             admin_token=self.token, max_live_matches=self.max_live, relay_token=self.relay_token
         )

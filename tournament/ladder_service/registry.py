@@ -342,8 +342,10 @@ def finish_match(
     """Record the end of a match and each seat's outcome in one transaction.
 
     A seat that failed (timed out, crashed, broke the protocol) adds one to its bot's failures
-    in a row and a clean seat resets them; with ``pause_after`` > 0 an author's bot reaching
-    that many is paused, with the reason its owner sees. Returns the ids of bots paused now.
+    in a row and a clean seat of a match played to its end resets them (a voided match, e.g.
+    one whose referee was lost, shows nothing about the bot either way); with ``pause_after``
+    > 0 an author's bot reaching that many is paused, with the reason its owner sees. Returns
+    the ids of bots paused now.
     """
     paused: list[str] = []
     with engine.begin() as conn:
@@ -364,15 +366,20 @@ def finish_match(
                 .where((ladder_seats.c.match_id == match_id) & (ladder_seats.c.seat == seat))
                 .values(rank=outcome.rank, score=outcome.score, failure=outcome.failure)
             )
-            if _count_failure(conn, outcome, pause_after):
+            if _count_failure(conn, outcome, pause_after, clean_counts=status == "done"):
                 paused.append(outcome.bot_id)
     return paused
 
 
-def _count_failure(conn: sa.Connection, outcome: SeatOutcome, pause_after: int) -> bool:
+def _count_failure(
+    conn: sa.Connection, outcome: SeatOutcome, pause_after: int, clean_counts: bool
+) -> bool:
     bot = ladder_bots.c
     if not outcome.failure:
-        conn.execute(ladder_bots.update().where(bot.id == outcome.bot_id).values(failures_in_row=0))
+        if clean_counts:
+            conn.execute(
+                ladder_bots.update().where(bot.id == outcome.bot_id).values(failures_in_row=0)
+            )
         return False
     conn.execute(
         ladder_bots.update()
