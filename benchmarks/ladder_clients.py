@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import grpc
 
+from client_sdk.runner import JOIN_RETRIES, REFUSED, join_backoff
 from kassen.v1 import ladder_pb2 as lpb
 from kassen.v1 import ladder_pb2_grpc as lrpc
 from kassen.v1 import referee_pb2 as pb
@@ -41,6 +42,8 @@ from kassen.v1 import referee_pb2_grpc as rpc
 DRAIN_S = 60.0
 #: The event loop's lag is sampled this often (is this client process keeping up?).
 LAG_SAMPLE_S = 0.05
+#: A dropped Play stream is joined again this many times at most (as the SDK does).
+REJOINS = 5
 
 
 @dataclass
@@ -88,38 +91,73 @@ class Channels:
             await channel.close()
 
 
-async def play(stub: rpc.RefereeStub, ticket: str, rng: random.Random, tally: Tally) -> int:
-    """Join with ``ticket`` and answer every decision at random until MatchOver; returns the
-    seat's index (the bot's own seat reason is counted in ``tally``)."""
+async def play(stub: rpc.RefereeStub, ticket: str, rng: random.Random, tally: Tally) -> bool:
+    """Join with ``ticket`` and answer every decision at random until MatchOver (True), or
+    until the stream ends without it (False); a refused join raises ``AioRpcError`` with
+    ``joined`` False in its ``kassen_joined`` attribute."""
     call = cast("grpc.aio.StreamStreamCall[pb.PlayRequest, pb.PlayResponse]", stub.Play())  # type: ignore[call-arg]
-    await call.write(pb.PlayRequest(join=pb.Join(ticket=ticket, bot_name="random")))
     seat = 0
     answered = 0
-    async for message in call:
-        which = message.WhichOneof("message")
-        if which == "decision":
-            request = message.decision
-            if request.request_id <= answered:
-                continue
-            answered = request.request_id
-            index = rng.randrange(len(request.options))
-            await call.write(
-                pb.PlayRequest(answer=pb.Answer(request_id=answered, option_index=index))
-            )
-            tally.decisions += 1
-        elif which == "ping":
-            await call.write(pb.PlayRequest(pong=pb.Pong(nonce=message.ping.nonce)))
-        elif which == "joined":
-            seat = message.joined.seat
-        elif which == "match_over":
-            over = message.match_over
-            tally.reasons[pb.ResultReason.Name(over.reason)] += 1
-            if seat < len(over.seats):
-                tally.seat_reasons[pb.ResultReason.Name(over.seats[seat].reason)] += 1
-            await call.done_writing()
-            return seat
-    tally.errors["play stream ended without MatchOver"] += 1
-    return seat
+    joined = False
+    try:
+        await call.write(pb.PlayRequest(join=pb.Join(ticket=ticket, bot_name="random")))
+        async for message in call:
+            which = message.WhichOneof("message")
+            if which == "decision":
+                request = message.decision
+                if request.request_id <= answered:
+                    continue
+                answered = request.request_id
+                index = rng.randrange(len(request.options))
+                await call.write(
+                    pb.PlayRequest(answer=pb.Answer(request_id=answered, option_index=index))
+                )
+                tally.decisions += 1
+            elif which == "ping":
+                await call.write(pb.PlayRequest(pong=pb.Pong(nonce=message.ping.nonce)))
+            elif which == "joined":
+                joined = True
+                seat = message.joined.seat
+            elif which == "match_over":
+                over = message.match_over
+                tally.reasons[pb.ResultReason.Name(over.reason)] += 1
+                if seat < len(over.seats):
+                    tally.seat_reasons[pb.ResultReason.Name(over.seats[seat].reason)] += 1
+                await call.done_writing()
+                return True
+    except grpc.aio.AioRpcError as exc:
+        exc.kassen_joined = joined  # type: ignore[attr-defined]
+        raise
+    return False
+
+
+async def play_to_the_end(
+    stub: rpc.RefereeStub, ticket: str, rng: random.Random, tally: Tally
+) -> None:
+    """``play``, as the SDK does it (client_sdk/runner.py): a refused join is tried again
+    after a pause, a dropped stream is joined again."""
+    refused = dropped = 0
+    while True:
+        try:
+            if await play(stub, ticket, rng, tally):
+                return
+            problem = "play: stream ended without MatchOver"
+        except grpc.aio.AioRpcError as exc:
+            problem = f"play: {exc.code().name}: {exc.details()}"[:100]
+            if not getattr(exc, "kassen_joined", False) and exc.code() in REFUSED:
+                refused += 1
+                tally.errors[f"join refused, tried again ({exc.code().name})"] += 1
+                if refused <= JOIN_RETRIES:
+                    await asyncio.sleep(join_backoff(refused, rng))
+                    continue
+            elif exc.code() not in REFUSED:
+                tally.errors[problem] += 1
+                return
+        dropped += 1
+        tally.errors[problem] += 1
+        if dropped > REJOINS:
+            return
+        await asyncio.sleep(min(0.05 * 2**dropped, 2.0))
 
 
 async def bot(ladder: str, token: str, seed: int, start: float, end: float, tally: Tally) -> None:
@@ -139,12 +177,11 @@ async def bot(ladder: str, token: str, seed: int, start: float, end: float, tall
         nonlocal free_since
         address = assignment.referee_address or ladder
         try:
-            await play(referees.stub(address), assignment.ticket, rng, tally)
-        except grpc.aio.AioRpcError as exc:
-            tally.errors[f"play: {exc.code().name}"] += 1
-        free_since = time.time()
-        played.add(assignment.match_id)
-        changed.set()
+            await play_to_the_end(referees.stub(address), assignment.ticket, rng, tally)
+        finally:
+            free_since = time.time()
+            played.add(assignment.match_id)
+            changed.set()
 
     async def read(seek: grpc.aio.UnaryStreamCall[lpb.SeekRequest, lpb.SeekResponse]) -> None:
         nonlocal given
@@ -176,6 +213,8 @@ async def bot(ladder: str, token: str, seed: int, start: float, end: float, tall
             await reader
         if reader.done() and not reader.cancelled() and reader.exception() is not None:
             tally.errors[f"seek: {reader.exception()!r}"[:80]] += 1
+        if pending & played and time.time() >= end + DRAIN_S:
+            tally.errors["left when the drain ended, MatchEnded still due"] += 1
         tally.unended.extend(sorted(pending & played))
         tally.left_playing.extend(sorted(pending - played))
         await asyncio.gather(*games, return_exceptions=True)

@@ -136,9 +136,11 @@ def start_referees(folder: Path, workers: int) -> tuple[LoggedProcess, str, list
     return server, str(record["address"]), pids
 
 
-def start_coordinator(folder: Path, referees: str, live: int) -> tuple[LoggedProcess, str]:
+def start_coordinator(
+    folder: Path, referees: str, live: int, join_timeout_ms: int
+) -> tuple[LoggedProcess, str]:
     """``kassen ladder serve --referees`` with ``[referees] embedded = false``."""
-    config = CONFIG.format(live=live, join_timeout_ms=JOIN_TIMEOUT_MS)
+    config = CONFIG.format(live=live, join_timeout_ms=join_timeout_ms)
     (folder / "ladder.toml").write_text(config, encoding="utf-8")
     server = LoggedProcess(
         [
@@ -285,6 +287,7 @@ def fleet_run(
     workers: int,
     live: int,
     profile: Path | None = None,
+    join_timeout_ms: int = JOIN_TIMEOUT_MS,
 ) -> FleetRun:
     """One configuration; with ``profile``, py-spy samples the coordinator and each referee
     process over the run into that folder (collapsed stacks, ``*.txt``)."""
@@ -296,7 +299,7 @@ def fleet_run(
         coordinator: LoggedProcess | None = None
         clients: list[subprocess.Popen[str]] = []
         try:
-            coordinator, address = start_coordinator(folder, referee_address, live)
+            coordinator, address = start_coordinator(folder, referee_address, live, join_timeout_ms)
             tokens = register_bots(address, bots)
             for index in range(client_processes):
                 share = folder / f"tokens-{index}.txt"
@@ -534,7 +537,8 @@ def report(run: FleetRun) -> list[str]:
         f"{stored.get('done', 0)} done + {stored.get('voided', 0)} voided"
         f"{'' if closed == total else f' + {total - closed} other'}"
         f" ({stored.get('running', 0)} running), {run.missing_in_db} given matches missing; "
-        f"{run.no_show_matches} with a bot that had left at the end (no-show)",
+        f"{run.no_show_matches} with a seat that never joined (NO_SHOW: a bot that had "
+        "left, or whose joins were refused)",
         f"  own seats ended: {dict(run.seat_reasons)}; client errors: {dict(run.client_errors)}",
         f"  CPU over the run, % of a core (and its threads' wait for a CPU, % of the run): {cpu}",
         f"  loop lag, p99 of the worst 5-s window / longest: {lags}; clients p99 "
