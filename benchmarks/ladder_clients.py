@@ -56,6 +56,8 @@ class Tally:
     first: list[float] = field(default_factory=list)
     after: list[float] = field(default_factory=list)
     assigned: list[str] = field(default_factory=list)
+    #: From a bot's MatchOver to its MatchEnded (the result stored and rated), seconds.
+    told: list[float] = field(default_factory=list)
     ended: int = 0
     #: Matches the bot had finished playing but heard no MatchEnded of when it left (lost).
     unended: list[str] = field(default_factory=list)
@@ -168,6 +170,7 @@ async def bot(ladder: str, token: str, seed: int, start: float, end: float, tall
     referees = Channels()
     pending: set[str] = set()  # assigned, MatchEnded not yet heard
     played: set[str] = set()  # MatchOver seen on its Play stream
+    over_at: dict[str, float] = {}  # when its Play stream ended, by match
     changed = asyncio.Event()
     games: list[asyncio.Task[None]] = []
     free_since = start
@@ -181,6 +184,7 @@ async def bot(ladder: str, token: str, seed: int, start: float, end: float, tall
         finally:
             free_since = time.time()
             played.add(assignment.match_id)
+            over_at[assignment.match_id] = time.time()
             changed.set()
 
     async def read(seek: grpc.aio.UnaryStreamCall[lpb.SeekRequest, lpb.SeekResponse]) -> None:
@@ -197,7 +201,10 @@ async def bot(ladder: str, token: str, seed: int, start: float, end: float, tall
                 games.append(asyncio.get_running_loop().create_task(game(message.assignment)))
             elif kind == "match_ended":
                 tally.ended += 1
-                pending.discard(message.match_ended.match_id)
+                match_id = message.match_ended.match_id
+                pending.discard(match_id)
+                if match_id in over_at and over_at[match_id] < end:
+                    tally.told.append(time.time() - over_at.pop(match_id))
                 changed.set()
 
     async with grpc.aio.insecure_channel(ladder) as channel:
@@ -208,15 +215,15 @@ async def bot(ladder: str, token: str, seed: int, start: float, end: float, tall
             changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), 1.0)
+        if pending & played and time.time() >= end + DRAIN_S:
+            tally.errors["left when the drain ended, MatchEnded still due"] += 1
+        tally.unended.extend(sorted(pending & played))  # as it leaves, before another await
+        tally.left_playing.extend(sorted(pending - played))
         seek.cancel()
         with contextlib.suppress(asyncio.CancelledError, grpc.aio.AioRpcError):
             await reader
         if reader.done() and not reader.cancelled() and reader.exception() is not None:
             tally.errors[f"seek: {reader.exception()!r}"[:80]] += 1
-        if pending & played and time.time() >= end + DRAIN_S:
-            tally.errors["left when the drain ended, MatchEnded still due"] += 1
-        tally.unended.extend(sorted(pending & played))
-        tally.left_playing.extend(sorted(pending - played))
         await asyncio.gather(*games, return_exceptions=True)
     await referees.close()
 

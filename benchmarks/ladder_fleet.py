@@ -238,6 +238,8 @@ class FleetRun:
     seconds: float
     first: list[float] = field(default_factory=list)
     after: list[float] = field(default_factory=list)
+    #: A bot's MatchOver to its MatchEnded: the result stored and the pool refitted.
+    told: list[float] = field(default_factory=list)
     assigned: int = 0
     assigned_ids: set[str] = field(default_factory=set)
     ended: int = 0
@@ -418,6 +420,7 @@ def _profile(
 def _add_tally(run: FleetRun, tally: dict[str, Any]) -> None:
     run.first.extend(tally["first"])
     run.after.extend(tally["after"])
+    run.told.extend(tally["told"])
     run.assigned += len(tally["assigned"])
     run.ended += int(tally["ended"])
     run.unended += len(tally["unended"])
@@ -527,6 +530,8 @@ def report(run: FleetRun) -> list[str]:
         f"  assignment after a match: p50 {quantile(run.after, 0.5) * 1000:.0f} ms, p99 "
         f"{after_p99 * 1000:.0f} ms (target <= {TARGET_AFTER_P99_S * 1000:.0f} ms: "
         f"{after_mark}; {len(run.after)} assignments)",
+        f"  MatchOver to MatchEnded (result stored, pool refitted): p50 "
+        f"{quantile(run.told, 0.5) * 1000:.0f} ms, p99 {quantile(run.told, 0.99) * 1000:.0f} ms",
         f"  matches in the run: {run.started_in_run} started ({run.started_in_run / run.seconds:.1f}"
         f"/s), {run.completed_in_run} completed ({run.completed_in_run / run.seconds:.1f}/s)",
         f"  completed decisions/s: {run.decisions_per_s:.0f} ({per_worker}); the clients "
