@@ -56,6 +56,8 @@ class Tally:
     first: list[float] = field(default_factory=list)
     after: list[float] = field(default_factory=list)
     assigned: list[str] = field(default_factory=list)
+    #: From the common start to the ladder's first answer on a bot's Seek stream, seconds.
+    seeking: list[float] = field(default_factory=list)
     #: From a bot's MatchOver to its MatchEnded (the result stored and rated), seconds.
     told: list[float] = field(default_factory=list)
     ended: int = 0
@@ -191,7 +193,9 @@ async def bot(ladder: str, token: str, seed: int, start: float, end: float, tall
         nonlocal given
         async for message in seek:  # never cancelled by itself: that would end the call
             kind = message.WhichOneof("kind")
-            if kind == "assignment":
+            if kind == "seeking":
+                tally.seeking.append(time.time() - start)
+            elif kind == "assignment":
                 now = time.time()
                 if now < end:
                     (tally.after if given else tally.first).append(now - free_since)

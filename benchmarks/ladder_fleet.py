@@ -238,6 +238,8 @@ class FleetRun:
     seconds: float
     first: list[float] = field(default_factory=list)
     after: list[float] = field(default_factory=list)
+    #: From the start to the ladder's answer (``Seeking``) on a bot's Seek stream.
+    seeking: list[float] = field(default_factory=list)
     #: A bot's MatchOver to its MatchEnded: the result stored and the pool refitted.
     told: list[float] = field(default_factory=list)
     assigned: int = 0
@@ -421,6 +423,7 @@ def _add_tally(run: FleetRun, tally: dict[str, Any]) -> None:
     run.first.extend(tally["first"])
     run.after.extend(tally["after"])
     run.told.extend(tally["told"])
+    run.seeking.extend(tally["seeking"])
     run.assigned += len(tally["assigned"])
     run.ended += int(tally["ended"])
     run.unended += len(tally["unended"])
@@ -526,7 +529,9 @@ def report(run: FleetRun) -> list[str]:
         f"processes, {run.seconds:.0f} s",
         f"  first assignment (all {run.bots} connecting at once): p50 "
         f"{quantile(run.first, 0.5):.2f} s, p99 {first_p99:.2f} s "
-        f"(target <= {TARGET_FIRST_P99_S:.0f} s: {first_mark}; {len(run.first)} bots)",
+        f"(target <= {TARGET_FIRST_P99_S:.0f} s: {first_mark}; {len(run.first)} bots); its Seek "
+        f"stream answered: p50 {quantile(run.seeking, 0.5):.2f} s, p99 "
+        f"{quantile(run.seeking, 0.99):.2f} s",
         f"  assignment after a match: p50 {quantile(run.after, 0.5) * 1000:.0f} ms, p99 "
         f"{after_p99 * 1000:.0f} ms (target <= {TARGET_AFTER_P99_S * 1000:.0f} ms: "
         f"{after_mark}; {len(run.after)} assignments)",
