@@ -80,6 +80,8 @@ MAX_CONCURRENCY = 16
 HOUSE_SLOTS = 64
 #: Results rated between two ``gc.freeze`` calls (``LadderService._freeze``).
 FREEZE_EVERY = 10_000
+#: Least seconds between two matchmaking rounds (a round looks at every connected bot).
+ROUND_GAP_S = 0.02
 #: History points dropped per write when an old database's history is bounded at start.
 THINNING_STEP = 2000
 
@@ -476,13 +478,18 @@ class LadderService:
         Python 3.11 it can swallow a cancellation that races the event, so ``stop`` asks the
         loop to end (``_stopping`` + a wake-up) instead of cancelling it."""
         loop = asyncio.get_running_loop()
+        last = -math.inf
         while not self._stopping:
             waiter = loop.create_task(self._wake.wait())
             await asyncio.wait({waiter}, timeout=self.settings.tick_s)
             waiter.cancel()
+            # A burst of wake-ups (many bots connecting, matches ending together) is one
+            # round over all of them, not one round over every seeker for each.
+            await asyncio.sleep(max(0.0, last + ROUND_GAP_S - loop.time()))
             self._wake.clear()
             if self._stopping:
                 return
+            last = loop.time()
             try:
                 self.matchmaking_round()
             except Exception:  # a bug must not stop the ladder: log it, try again next tick
