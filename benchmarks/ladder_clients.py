@@ -9,8 +9,9 @@ bot can be, so that the machine's CPU goes to the ladder: a raw Seek stream, and
 stream per assignment, on the referee the assignment names (``referee_address``; empty: the
 ladder itself), answering each decision with a random option of the request.
 
-At ``SECONDS`` after the start the bots leave: each as soon as every match it has finished
-playing has its ``MatchEnded``, playing to their end the matches it was given before that.
+At ``SECONDS`` after the start the bots leave: each as soon as every match it finished
+playing in the run has its ``MatchEnded``, playing to their end the matches it was given
+before that.
 The process then prints one JSON line (``Tally``) and exits.
 """
 
@@ -61,8 +62,12 @@ class Tally:
     #: From a bot's MatchOver to its MatchEnded (the result stored and rated), seconds.
     told: list[float] = field(default_factory=list)
     ended: int = 0
-    #: Matches the bot had finished playing but heard no MatchEnded of when it left (lost).
+    #: Matches the bot finished playing in the run but heard no MatchEnded of when it left.
     unended: list[str] = field(default_factory=list)
+    #: Matches it finished after the end of the run whose MatchEnded it did not wait for (a
+    #: bot gets its next match before the MatchEnded of its last, which waits for a refit:
+    #: under load it can run matches ahead of them).
+    unawaited: list[str] = field(default_factory=list)
     #: Matches it was still playing when it left (played to the end; no MatchEnded due).
     left_playing: list[str] = field(default_factory=list)
     decisions: int = 0
@@ -166,12 +171,14 @@ async def play_to_the_end(
 
 async def bot(ladder: str, token: str, seed: int, start: float, end: float, tally: Tally) -> None:
     """One connected bot from ``start`` (wall clock) until it leaves after ``end``: at the
-    first moment when every match it has finished playing has its MatchEnded. Matches it
-    is still playing then are played to their end, without a MatchEnded (it has left)."""
+    first moment when every match it finished playing before ``end`` has its MatchEnded.
+    Matches it is still playing then are played to their end, without a MatchEnded (it has
+    left)."""
     rng = random.Random(seed)
     referees = Channels()
     pending: set[str] = set()  # assigned, MatchEnded not yet heard
     played: set[str] = set()  # MatchOver seen on its Play stream
+    played_in_run: set[str] = set()  # ... before the end of the run
     over_at: dict[str, float] = {}  # when its Play stream ended, by match
     changed = asyncio.Event()
     games: list[asyncio.Task[None]] = []
@@ -187,6 +194,8 @@ async def bot(ladder: str, token: str, seed: int, start: float, end: float, tall
             free_since = time.time()
             played.add(assignment.match_id)
             over_at[assignment.match_id] = time.time()
+            if time.time() < end:
+                played_in_run.add(assignment.match_id)
             changed.set()
 
     async def read(seek: grpc.aio.UnaryStreamCall[lpb.SeekRequest, lpb.SeekResponse]) -> None:
@@ -215,13 +224,15 @@ async def bot(ladder: str, token: str, seed: int, start: float, end: float, tall
         seek = lrpc.LadderStub(channel).Seek(lpb.SeekRequest(concurrency=1), metadata=bearer(token))
         reader = asyncio.get_running_loop().create_task(read(seek))
         await asyncio.sleep(max(0.0, end - time.time()))
-        while pending & played and not reader.done() and time.time() < end + DRAIN_S:
+        while pending & played_in_run and not reader.done() and time.time() < end + DRAIN_S:
             changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), 1.0)
-        if pending & played and time.time() >= end + DRAIN_S:
+        if pending & played_in_run and time.time() >= end + DRAIN_S:
             tally.errors["left when the drain ended, MatchEnded still due"] += 1
-        tally.unended.extend(sorted(pending & played))  # as it leaves, before another await
+        # As it leaves, before another await:
+        tally.unended.extend(sorted(pending & played_in_run))
+        tally.unawaited.extend(sorted((pending & played) - played_in_run))
         tally.left_playing.extend(sorted(pending - played))
         seek.cancel()
         with contextlib.suppress(asyncio.CancelledError, grpc.aio.AioRpcError):

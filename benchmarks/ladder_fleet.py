@@ -250,6 +250,7 @@ class FleetRun:
     #: How the database holds the matches of ``unended_ids``.
     unended_status: Counter[str] = field(default_factory=Counter)
     left_playing: int = 0
+    unawaited: int = 0
     client_errors: Counter[str] = field(default_factory=Counter)
     client_decisions: int = 0
     client_lag_p99_ms: float = 0.0
@@ -429,6 +430,7 @@ def _add_tally(run: FleetRun, tally: dict[str, Any]) -> None:
     run.unended += len(tally["unended"])
     run.unended_ids.extend(tally["unended"])
     run.left_playing += len(tally["left_playing"])
+    run.unawaited += len(tally["unawaited"])
     run.client_errors.update(tally["errors"])
     run.client_decisions += int(tally["decisions"])
     run.client_lag_p99_ms = max(run.client_lag_p99_ms, float(tally["lag_p99_ms"]))
@@ -542,8 +544,9 @@ def report(run: FleetRun) -> list[str]:
         f"  completed decisions/s: {run.decisions_per_s:.0f} ({per_worker}); the clients "
         f"answered {run.client_decisions / run.seconds:.0f}/s",
         f"  no match lost: {lost_mark} -- clients: {run.assigned} assignments, {run.ended} "
-        f"MatchEnded, {run.left_playing} played after the bot left (none due), {run.unended} "
-        f"finished without one{_statuses(run.unended_status)}; database after the stop: {total} started = "
+        f"MatchEnded, {run.left_playing} played after the bot left (none due), "
+        f"{run.unawaited} finished after the run's end and not waited for, {run.unended} "
+        f"finished in the run without one{_statuses(run.unended_status)}; database after the stop: {total} started = "
         f"{stored.get('done', 0)} done + {stored.get('voided', 0)} voided"
         f"{'' if closed == total else f' + {total - closed} other'}"
         f" ({stored.get('running', 0)} running), {run.missing_in_db} given matches missing; "
