@@ -166,7 +166,8 @@ async def _clients(address: str, tokens: list[str], seconds: float) -> dict[str,
                     matches_of_bot += 1
                     over = await play(RandomBot(seed), address, message.assignment.ticket)
                     matches += 1
-                    decisions += sum(s.decisions for s in over.seats if s.bot_name == "random")
+                    # The seat's own decisions (the ladder names seats by the bots' ladder names).
+                    decisions += over.seats[message.assignment.seat].decisions
                     free_since = time.monotonic()
             finally:
                 seek.cancel()
