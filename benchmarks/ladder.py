@@ -1,6 +1,7 @@
 """The ladder service under load: many connected bots, matches started, assignment latency, refits.
 
     python benchmarks/ladder.py [--bots 200] [--processes 4] [--seconds 30] [--live 100]
+    python benchmarks/ladder.py --referees 2 [--bots 1000] [--processes 2] [--seconds 60]
 
 (a) live: one ``kassen ladder serve`` process (Rumble Nation base, two players, at most
     ``--live`` matches at once, three house bots) and ``--processes`` client processes holding
@@ -14,7 +15,18 @@
     match, for 200 bots with 2,000 and 10,000 two-player results and 5,000 four-player
     results (median of 5 refits, one BLAS thread as ``kassen ladder serve`` runs it).
 
-Targets on this 2-core machine: assignment p99 <= 1 s while 100 matches run; refit <= 50 ms.
+(c) fleet (``--referees N``): the ladder as a coordinator that plays no match itself, its
+    matches placed on a ``kassen serve --workers`` on this machine, first with one referee
+    process and then with N, back to back; light clients (benchmarks/ladder_clients.py) that
+    play where each assignment says. Reported per configuration: first-assignment latency
+    with every bot connecting at once, assignment latency after a match, matches started and
+    completed, whether any match was lost (the database checked after a clean stop),
+    completed decisions per second per referee process, CPU per process, what bounds it;
+    and the ratio of completed decisions per second, N processes over one
+    (benchmarks/ladder_fleet.py).
+
+Targets on this 2-core machine: assignment p99 <= 1 s while 100 matches run; refit <= 50 ms;
+with a fleet, first assignment p99 <= 5 s with 1,000 bots connecting at once.
 """
 
 from __future__ import annotations
@@ -154,7 +166,8 @@ async def _clients(address: str, tokens: list[str], seconds: float) -> dict[str,
                     matches_of_bot += 1
                     over = await play(RandomBot(seed), address, message.assignment.ticket)
                     matches += 1
-                    decisions += sum(s.decisions for s in over.seats if s.bot_name == "random")
+                    # The seat's own decisions (the ladder names seats by the bots' ladder names).
+                    decisions += over.seats[message.assignment.seat].decisions
                     free_since = time.monotonic()
             finally:
                 seek.cancel()
@@ -243,7 +256,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--live", type=int, default=100, help="matches at once at most")
     parser.add_argument("--skip-live", action="store_true", help="only the refit figures")
+    parser.add_argument(
+        "--referees",
+        type=int,
+        default=0,
+        help="fleet mode: the ladder coordinates a kassen serve of 1, then this many, referee"
+        " processes (--live defaults to 600 there)",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="fleet mode: py-spy samples the coordinator and referees into DIR (pip install"
+        " py-spy)",
+    )
     args = parser.parse_args(argv)
+    if args.referees > 0:
+        from benchmarks.ladder_fleet import fleet
+
+        at_once = args.live if "--live" in (argv or sys.argv) else 600
+        return fleet(args.bots, args.processes, args.seconds, args.referees, at_once, args.profile)
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     for players, bots, results in ((2, 200, 2_000), (2, 200, 10_000), (4, 200, 5_000)):
         ms = refit(players, bots, results)

@@ -48,3 +48,22 @@ def test_all_benchmarks_produce_a_table() -> None:
     assert {row[0] for row in table[1:]} == {f.benchmark for r in results for f in r.figures}
     assert len(table) - 1 == sum(len(r.figures) for r in results)
     assert "met" in bench.format_table(table) and "---" in bench.format_table(table, True)
+
+
+def test_the_ladder_fleet_benchmark_loses_no_match() -> None:
+    """benchmarks/ladder.py --referees at a tiny size: a real coordinator, a kassen serve of
+    two referee processes and one client process; every match accounted for."""
+    from benchmarks.ladder_fleet import fleet_run, report
+
+    run = fleet_run(
+        bots=6, client_processes=1, seconds=3.0, workers=2, live=20, join_timeout_ms=3000
+    )
+    assert run.lost == 0, report(run)
+    assert len(run.first) == 6 and run.after, report(run)
+    assert run.stored["running"] == 0
+    assert run.stored["done"] + run.stored["voided"] == sum(run.stored.values())
+    assert run.completed_in_run > 0 and run.assigned > 0
+    # The referee host spreads the matches over both of its processes.
+    assert set(run.decisions_by_worker) == {"w0", "w1"}, report(run)
+    assert {"coordinator", "referee w0", "referee w1", "clients 0"} <= set(run.cpu)
+    assert "bounded by" in report(run)[-1]

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, deque
 
 import pytest
 
-from tournament.ladder_service.matchmaking import Candidate, History, form_groups, seat_order
+from tournament.ladder_service.matchmaking import (
+    Candidate,
+    Group,
+    History,
+    _left_waiting,
+    form_groups,
+    pair_cost,
+    seat_order,
+)
 
 
 def bot(
@@ -187,3 +195,84 @@ def test_seat_order_gives_each_bot_its_least_taken_seat() -> None:
 def test_players_must_be_positive() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         form_groups([], 0, History(1))
+
+
+def sorting_everyone(
+    candidates: list[Candidate],
+    players: int,
+    history: History,
+    limit: int | None,
+    now: float,
+    gather_s: float,
+    coming: int,
+) -> list[Group]:
+    """``form_groups`` as its docstring says it, written the plain way: each group sorts
+    every free bot by (house, cost, id). The service's version must give the same groups."""
+    slots = {c.bot_id: c for c in candidates if c.free_slots > 0}
+    free = {b: c.free_slots for b, c in slots.items()}
+    for b in _left_waiting(slots.values(), players, now, gather_s, coming):
+        free[b] = 0
+    groups: list[Group] = []
+    while limit is None or len(groups) < limit:
+        anchors = [c for c in slots.values() if free[c.bot_id] > 0 and not c.house]
+        if not anchors:
+            break
+        anchor = min(anchors, key=lambda c: (c.games, c.waiting_since, c.bot_id))
+        others = [c for c in slots.values() if c.bot_id != anchor.bot_id and free[c.bot_id] > 0]
+        if len(others) < players - 1:
+            break
+        others.sort(key=lambda c: (c.house, pair_cost(history, anchor, c), c.bot_id))
+        members = [anchor, *others[: players - 1]]
+        authors = [m for m in members if not m.house]
+        waiting = all(now - m.waiting_since < gather_s for m in authors)
+        if coming and len(authors) < len(members) and waiting:
+            break
+        group = Group(seat_order(history, [m.bot_id for m in members]))
+        for b in group.seats:
+            free[b] -= 1
+            if free[b] == 0 and not slots[b].house:
+                coming += 1
+        history.record(group)
+        groups.append(group)
+    return groups
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_form_groups_gives_the_groups_of_sorting_every_bot_for_each_group(seed: int) -> None:
+    rng = random.Random(seed)
+    players = rng.choice((1, 2, 2, 3, 4))
+    count = rng.randrange(0, 60)
+    step = rng.choice((1.0, 25.0, 100.0))  # coarse ratings: many equal costs, ties by id
+    candidates = [
+        bot(
+            f"b{rng.randrange(10_000):04d}",
+            1500 + step * round(rng.gauss(0, 200) / step),
+            rng.choice((0, 0, rng.randrange(30))),
+            free_slots=rng.choice((0, 1, 1, 1, 2, 3)),
+            waiting_since=rng.choice((0.0, rng.uniform(0, 10))),
+        )
+        for _ in range(count)
+    ] + [
+        bot(f"h{i}", 1500 + 100 * i, rng.randrange(50), free_slots=rng.choice((1, 64)), house=True)
+        for i in range(rng.choice((0, 1, 3)))
+    ]
+    history = History(players)
+    names = [c.bot_id for c in candidates]
+    for _ in range(rng.randrange(40)):  # earlier matches: rematches cost, seats rotate
+        history.record(Group(tuple(rng.sample(names, min(players, len(names))))))
+    copy = History(
+        players, copy_of_recent(history), {b: list(s) for b, s in history.seat_counts.items()}
+    )
+    arguments = dict(
+        limit=rng.choice((None, 1, 5)),
+        now=10.0,
+        gather_s=rng.choice((0.0, 5.0)),
+        coming=rng.choice((0, 0, 2)),
+    )
+    expected = sorting_everyone(candidates, players, copy, **arguments)  # type: ignore[arg-type]
+    assert form_groups(candidates, players, history, **arguments) == expected  # type: ignore[arg-type]
+    assert history.recent == copy.recent and history.seat_counts == copy.seat_counts
+
+
+def copy_of_recent(history: History) -> dict[str, deque[str]]:
+    return {b: deque(d, maxlen=d.maxlen) for b, d in history.recent.items()}

@@ -23,7 +23,9 @@ test checks its fairness.
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import math
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -113,35 +115,101 @@ def form_groups(
     free = {bot: c.free_slots for bot, c in slots.items()}
     for bot in _left_waiting(slots.values(), players, now, gather_s, coming):
         free[bot] = 0
+    authors = _Authors([c for c in slots.values() if not c.house and free[c.bot_id] > 0])
+    houses = [c for c in slots.values() if c.house and free[c.bot_id] > 0]
     groups: list[Group] = []
     while limit is None or len(groups) < limit:
-        anchors = [c for c in slots.values() if free[c.bot_id] > 0 and not c.house]
-        if not anchors:
+        anchor = authors.neediest()
+        if anchor is None:
             break
-        anchor = min(anchors, key=lambda c: (c.games, c.waiting_since, c.bot_id))
-        others = [c for c in slots.values() if c.bot_id != anchor.bot_id and free[c.bot_id] > 0]
-        if len(others) < players - 1:
+        if len(authors) - 1 + len(houses) < players - 1:
             # The neediest bot cannot be seated: nobody else can be either with fewer choices.
             break
-        others.sort(key=lambda c: (c.house, pair_cost(history, anchor, c), c.bot_id))
-        members = [anchor, *others[: players - 1]]
-        authors = [m for m in members if not m.house]
+        # Every other author's bot before any house bot; among each kind, the cheapest.
+        members = [anchor, *authors.closest(anchor, players - 1, history)]
+        needed = players - len(members)
+        if needed:
+            costs = sorted(houses, key=lambda c: (pair_cost(history, anchor, c), c.bot_id))
+            members.extend(costs[:needed])
+        seated = [m for m in members if not m.house]
         if (
             coming > 0
-            and len(authors) < len(members)
-            and all(now - m.waiting_since < gather_s for m in authors)
+            and len(seated) < len(members)
+            and all(now - m.waiting_since < gather_s for m in seated)
         ):
             # Every free author's bot is in this group (they come before house bots): rather
             # than fill it with house bots, wait for one of the busy ones.
             break
         group = Group(seat_order(history, [m.bot_id for m in members]))
-        for bot in group.seats:
-            free[bot] -= 1
-            if free[bot] == 0 and not slots[bot].house:
-                coming += 1  # busy from now on: it will be free again when this match ends
+        for member in members:
+            free[member.bot_id] -= 1
+            if free[member.bot_id] == 0:
+                if member.house:
+                    houses.remove(member)
+                else:
+                    authors.remove(member)
+                    coming += 1  # busy from now on: it will be free again when this match ends
         history.record(group)
         groups.append(group)
     return groups
+
+
+class _Authors:
+    """The authors' bots with a free slot in one round, kept in two orders so that forming
+    each group does not look at every bot: by need (the next anchor first) and by rating
+    (its closest partners are found by walking outward from its rating)."""
+
+    def __init__(self, bots: list[Candidate]) -> None:
+        self._by_need = sorted(bots, key=lambda c: (c.games, c.waiting_since, c.bot_id))
+        self._next = 0
+        self._by_rating = sorted(bots, key=lambda c: (c.rating, c.bot_id))
+        self._keys = [(c.rating, c.bot_id) for c in self._by_rating]
+        self._gone: set[str] = set()
+        #: No bot's cost can be below its rating distance plus this (``pair_cost``).
+        self._least_games_cost = ELO_PER_GAME * min((c.games for c in bots), default=0)
+
+    def __len__(self) -> int:
+        return len(self._by_rating)
+
+    def neediest(self) -> Candidate | None:
+        """Fewest games, then the longest waiting (then its id): the next anchor."""
+        while self._next < len(self._by_need) and self._by_need[self._next].bot_id in self._gone:
+            self._next += 1
+        return self._by_need[self._next] if self._next < len(self._by_need) else None
+
+    def remove(self, bot: Candidate) -> None:
+        """``bot`` has no free slot left this round."""
+        self._gone.add(bot.bot_id)
+        index = bisect.bisect_left(self._keys, (bot.rating, bot.bot_id))
+        del self._keys[index], self._by_rating[index]
+
+    def closest(self, anchor: Candidate, count: int, history: History) -> list[Candidate]:
+        """Up to ``count`` other bots that cost ``anchor`` least, in order of (cost, id): as
+        sorting them all by ``pair_cost`` would, looking only at bots whose rating distance
+        alone does not already rule them out."""
+        if count <= 0:
+            return []
+        here = bisect.bisect_left(self._keys, (anchor.rating, anchor.bot_id))
+        below, above = here - 1, here + 1
+        best: list[tuple[float, str, Candidate]] = []
+        while below >= 0 or above < len(self._by_rating):
+            down = anchor.rating - self._by_rating[below].rating if below >= 0 else math.inf
+            up = (
+                self._by_rating[above].rating - anchor.rating
+                if above < len(self._keys)
+                else math.inf
+            )
+            if down <= up:
+                other, distance, below = self._by_rating[below], down, below - 1
+            else:
+                other, distance, above = self._by_rating[above], up, above + 1
+            if len(best) == count and abs(distance) + self._least_games_cost > best[-1][0]:
+                break  # every bot further out costs more than the ones kept
+            entry = (pair_cost(history, anchor, other), other.bot_id, other)
+            if len(best) < count or entry[:2] < best[-1][:2]:
+                bisect.insort(best, entry, key=lambda e: e[:2])
+                del best[count:]
+        return [other for _, _, other in best]
 
 
 def _left_waiting(

@@ -80,6 +80,8 @@ MAX_CONCURRENCY = 16
 HOUSE_SLOTS = 64
 #: Results rated between two ``gc.freeze`` calls (``LadderService._freeze``).
 FREEZE_EVERY = 10_000
+#: Least seconds between two matchmaking rounds (a round looks at every connected bot).
+ROUND_GAP_S = 0.02
 #: History points dropped per write when an old database's history is bounded at start.
 THINNING_STEP = 2000
 
@@ -476,13 +478,18 @@ class LadderService:
         Python 3.11 it can swallow a cancellation that races the event, so ``stop`` asks the
         loop to end (``_stopping`` + a wake-up) instead of cancelling it."""
         loop = asyncio.get_running_loop()
+        last = -math.inf
         while not self._stopping:
             waiter = loop.create_task(self._wake.wait())
             await asyncio.wait({waiter}, timeout=self.settings.tick_s)
             waiter.cancel()
+            # A burst of wake-ups (many bots connecting, matches ending together) is one
+            # round over all of them, not one round over every seeker for each.
+            await asyncio.sleep(max(0.0, last + ROUND_GAP_S - loop.time()))
             self._wake.clear()
             if self._stopping:
                 return
+            last = loop.time()
             try:
                 self.matchmaking_round()
             except Exception:  # a bug must not stop the ladder: log it, try again next tick
@@ -496,7 +503,8 @@ class LadderService:
             room = self.settings.max_live_matches - len(self.running)
             if room <= 0:
                 break
-            candidates = self._candidates(pool)
+            free, busy = self._connected(pool)
+            candidates = self._candidates(pool, free)
             groups = form_groups(
                 candidates,
                 pool.key.players,
@@ -504,24 +512,35 @@ class LadderService:
                 limit=room,
                 now=now,
                 gather_s=self.settings.gather_s,
-                coming=self._busy_authors(pool) if candidates else 0,
+                coming=self._busy_authors(pool, busy) if candidates else 0,
             )
             for group in groups:
                 if self._start(pool, group):
                     started += 1
         return started
 
-    def _busy_authors(self, pool: Pool) -> int:
-        """Authors' bots of ``pool`` that are connected but have no free slot: each will be
-        free when a match of its ends, and a waiting author's bot may wait for it."""
-        busy = sum(
-            1
-            for seeker in self.seekers.values()
-            if not seeker.free_slots
-            and seeker.bot.status == "active"
-            and self._accepts(seeker.bot, pool.key)
-        )
-        return busy + sum(
+    def _connected(self, pool: Pool) -> tuple[list[Seeker], int]:
+        """The pool's active connected bots, in one pass over every seeker: those with a free
+        slot, and how many have none (a round runs on every wake-up, with up to thousands
+        of seekers)."""
+        key = pool.key
+        free: list[Seeker] = []
+        busy = 0
+        for seeker in self.seekers.values():
+            bot = seeker.bot
+            if bot.status != "active" or not self._accepts(bot, key):
+                continue
+            if len(seeker.active) < seeker.concurrency:
+                free.append(seeker)
+            else:
+                busy += 1
+        return free, busy
+
+    def _busy_authors(self, pool: Pool, connected: int) -> int:
+        """Authors' bots of ``pool`` with no free slot (``connected`` of them connected):
+        each will be free when a match of its ends, and a waiting author's bot may wait for
+        it."""
+        return connected + sum(
             1
             for bot in self._submitted_of(pool)
             if self.submitted is not None and not self.submitted.free_slots(bot.id)
@@ -543,20 +562,13 @@ class LadderService:
                 found.append(bot)
         return found
 
-    def _candidates(self, pool: Pool) -> list[Candidate]:
+    def _candidates(self, pool: Pool, free: Sequence[Seeker]) -> list[Candidate]:
+        """Who could play in ``pool`` now: the ``free`` connected bots, submitted bots with a
+        free slot, and the pool's house bots when any of those is there."""
         table = {r.bot_id: r for r in pool.table}
-        found = []
-        for seeker in self.seekers.values():
-            if (
-                seeker.free_slots
-                and seeker.bot.status == "active"
-                and self._accepts(seeker.bot, pool.key)
-            ):
-                found.append(
-                    self._candidate(
-                        pool, table, seeker.bot.id, seeker.free_slots, since=seeker.free_since
-                    )
-                )
+        found = [
+            self._candidate(pool, table, s.bot.id, s.free_slots, since=s.free_since) for s in free
+        ]
         for bot in self._submitted_of(pool):
             assert self.submitted is not None
             slots = self.submitted.free_slots(bot.id)
