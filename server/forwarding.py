@@ -178,6 +178,23 @@ def _pairs(metadata: Any) -> tuple[tuple[str, str | bytes], ...]:
     return tuple((key, value) for key, value in metadata or ())
 
 
+async def relay_stream(
+    channel: grpc.aio.Channel, method: str, data: bytes, context: Context
+) -> None:
+    """Relay a server-streaming call (its request ``data``, as raw bytes) to ``channel`` and
+    every message back, then its status."""
+    call = channel.unary_stream(
+        method, request_serializer=raw_bytes, response_deserializer=raw_bytes
+    )(data, metadata=forwarded_metadata(context))
+    try:  # written here, not yielded: a client that leaves cancels the relayed call at once
+        async for relayed in call:
+            await context.write(relayed)
+    except grpc.aio.AioRpcError as error:
+        await relay_error(context, error)
+    finally:
+        call.cancel()
+
+
 async def relay_error(context: Context, error: grpc.aio.AioRpcError) -> None:
     await context.abort(error.code(), error.details() or "", _pairs(error.trailing_metadata()))
 
@@ -305,16 +322,7 @@ class RoutingService:
             await self.service.watch_checked(request, context)
             return
         self.router.forwarded_watches += 1
-        call = self.router.channel(owner).unary_stream(
-            f"/{SERVICE}/Watch", request_serializer=raw_bytes, response_deserializer=raw_bytes
-        )(data, metadata=forwarded_metadata(context))
-        try:  # written here, not yielded: a client that leaves cancels the relayed call at once
-            async for relayed in call:
-                await context.write(relayed)
-        except grpc.aio.AioRpcError as error:
-            await relay_error(context, error)
-        finally:
-            call.cancel()
+        await relay_stream(self.router.channel(owner), f"/{SERVICE}/Watch", data, context)
 
     # ------------------------------------------------------------------ every worker
 

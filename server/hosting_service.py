@@ -22,7 +22,7 @@ import structlog
 
 from games import InvalidConfig
 from kassen.v1 import fleet_pb2 as fpb
-from server.forwarding import Router, forwarded_metadata, raw_bytes, relay_error
+from server.forwarding import Router, raw_bytes, relay_stream
 from server.hosting import CannotHost, Hosting, NoSandboxHere
 from server.hosting_wire import end_to_proto, plan_from_proto
 from server.limits import InvalidSetting, UnknownGame
@@ -49,7 +49,7 @@ class HostingServicer:
         if router is not None:
             target = next(self._turn) % router.slot.count
             if target != router.slot.index:
-                await self._relay(router, target, data, context)
+                await relay_stream(router.channel(target), f"/{SERVICE}/HostMatch", data, context)
                 return
         request = lenient(fpb.HostMatchRequest)(data)
         if isinstance(request, Unreadable):
@@ -89,18 +89,6 @@ class HostingServicer:
             if not hosted.ended.done():
                 log.warning("coordinator left a hosted match: aborted", match=hosted.match_id)
                 hosted.abort()
-
-    async def _relay(self, router: Router, target: int, data: bytes, context: Context) -> None:
-        call = router.channel(target).unary_stream(
-            f"/{SERVICE}/HostMatch", request_serializer=raw_bytes, response_deserializer=raw_bytes
-        )(data, metadata=forwarded_metadata(context))
-        try:  # written, not yielded: a coordinator that leaves cancels the relayed call at once
-            async for relayed in call:
-                await context.write(relayed)
-        except grpc.aio.AioRpcError as error:
-            await relay_error(context, error)
-        finally:
-            call.cancel()
 
     async def DescribeHost(self, data: bytes, context: Context) -> fpb.DescribeHostResponse:
         workers = self.router.slot.count if self.router is not None else 1

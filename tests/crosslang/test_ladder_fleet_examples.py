@@ -12,11 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import os
-import signal
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +27,8 @@ from kassen.v1 import referee_pb2_grpc as rpc
 from tests.crosslang.test_examples import ROOT, built, environment
 from tests.crosslang.test_ladder_examples import run_example
 from tests.crosslang.toolchains import LANGUAGES
-from tests.tournament.test_ray import RAY_AUTH, cluster, free_port  # noqa: F401
+from tests.kassen_processes import free_port, launch
+from tests.tournament.test_ray import RAY_AUTH, cluster  # noqa: F401
 from tournament.ladder_service import registry
 from tournament.storage import connect
 
@@ -73,55 +70,33 @@ class Fleet:
     database: str
 
 
-def _started(process: subprocess.Popen[bytes], log: Path, words: str) -> None:
-    deadline = time.monotonic() + 120
-    while words not in log.read_text(errors="replace"):
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise AssertionError(log.read_text(errors="replace")[-3000:])
-        time.sleep(0.2)
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.send_signal(signal.SIGINT)
-    try:
-        process.wait(60)
-    except subprocess.TimeoutExpired:
-        process.kill()
-
-
 @pytest.fixture(scope="module")
 def fleet(cluster: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:  # noqa: F811
     folder = tmp_path_factory.mktemp("fleet")
     referee = f"127.0.0.1:{free_port()}"
-    serve_log = folder / "referee.log"
-    with serve_log.open("wb") as log:
-        serve = subprocess.Popen(
-            [*KASSEN, "serve", "--address", referee, "--workers", "2", "--store", "none",
-             "--replays", str(folder / "replays"), "--max-live-matches", "100"],
-            stderr=log,
-        )  # fmt: skip
-    _started(serve, serve_log, '"serving"')
+    serve = launch(
+        ["serve", "--address", referee, "--workers", "2", "--store", "none",
+         "--replays", str(folder / "replays"), "--max-live-matches", "100"],
+        referee, folder / "referee.log", folder, '"serving"', within_s=120,
+    )  # fmt: skip
     (folder / "ladder.toml").write_text(CONFIG, encoding="utf-8")
     (folder / "admin.token").write_text(ORGANISER, encoding="utf-8")
-    ladder = f"127.0.0.1:{free_port()}"
+    address = f"127.0.0.1:{free_port()}"
     database = f"sqlite:///{folder / 'ladder.sqlite'}"
-    ladder_log = folder / "ladder.log"
-    with ladder_log.open("wb") as log:
-        process = subprocess.Popen(
-            [*KASSEN, "ladder", "serve", "--address", ladder, "--web", "none", "--db", database,
+    try:
+        ladder = launch(
+            ["ladder", "serve", "--address", address, "--web", "none", "--db", database,
              "--config", str(folder / "ladder.toml"), "--referees", f"{referee},ray:{cluster}",
              "--admin-token-file", str(folder / "admin.token"), "--log-level", "warning"],
-            stderr=log,
-            env={**os.environ, **RAY_AUTH},
+            address, folder / "ladder.log", folder, "matches on", env=RAY_AUTH, within_s=120,
         )  # fmt: skip
-    try:
-        _started(process, ladder_log, "matches on")
-        yield Fleet(ladder, referee, database)
+        try:
+            yield Fleet(address, referee, database)
+        finally:
+            ladder.stop()
+        assert "Traceback" not in ladder.output(), ladder.output()[-3000:]
     finally:
-        _stop(process)
-        _stop(serve)
-    assert "Traceback" not in ladder_log.read_text(errors="replace")
+        serve.stop()
 
 
 def _command(language: str, address: str, token_file: Path) -> list[str]:

@@ -15,9 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -44,7 +41,7 @@ from kassen.v1 import referee_pb2_grpc as rpc
 from server.hosting import MatchPlan, SeatPlan
 from server.hosting_wire import plan_to_proto
 from server.settings import FailurePolicy, MatchSettings, ServerSettings, TimeControl
-from tests.test_cli_serve import _env, _free_port
+from tests.kassen_processes import Process, free_port, launch
 from tests.tournament import postgres
 from tournament.ladder_service import registry
 from tournament.ladder_service.app import running_ladder
@@ -72,59 +69,10 @@ PROMPTLY_S = 10.0
 # ---------------------------------------------------------------------- processes
 
 
-@dataclass
-class Process:
-    """A ``kassen`` subprocess serving on ``address``, its output in ``log``."""
-
-    popen: subprocess.Popen[bytes]
-    address: str
-    log: Path
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown of any kind, as a crash or an OOM kill."""
-        self.popen.send_signal(signal.SIGKILL)
-        self.popen.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGINT)
-            try:
-                self.popen.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.popen.kill()
-                self.popen.wait()
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-
-def launch(args: list[str], address: str, log: Path, folder: Path, ready: str) -> Process:
-    """Start ``kassen ARGS`` in ``folder``, its output appended to ``log``; return once it
-    writes ``ready`` there (fail with its output if it exits or takes 30 s)."""
-    start = log.stat().st_size if log.exists() else 0
-    with log.open("ab") as out:  # the child keeps its own descriptor
-        popen = subprocess.Popen(
-            [sys.executable, "-m", "kassen", *args],
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            cwd=folder,
-            env=_env(),
-        )
-    process = Process(popen, address, log)
-    deadline = time.monotonic() + 30
-    while ready.encode() not in log.read_bytes()[start:]:
-        if popen.poll() is not None or time.monotonic() > deadline:
-            process.stop()
-            raise AssertionError(f"kassen {' '.join(args)} did not start:\n{process.output()}")
-        time.sleep(0.05)
-    return process
-
-
 @contextlib.contextmanager
 def referee(folder: Path, name: str, token_file: Path, *flags: str) -> Iterator[Process]:
     """``kassen serve`` with an organiser token, keeping no finished match on disk."""
-    address = f"127.0.0.1:{_free_port()}"
+    address = f"127.0.0.1:{free_port()}"
     process = launch(
         ["serve", "--address", address, "--store", "none", "--admin-token-file", str(token_file)]
         + list(flags),
@@ -509,7 +457,7 @@ class Ladder:
     folder: Path
     database: str
     referee: str
-    address: str = field(default_factory=lambda: f"127.0.0.1:{_free_port()}")
+    address: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     process: Process | None = None
 
     def start(self) -> Process:

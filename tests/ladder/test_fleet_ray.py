@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -21,8 +20,9 @@ from client_sdk.ladder import LadderMatch, seek_and_play
 from kassen.v1 import ladder_pb2 as lpb
 from kassen.v1 import ladder_pb2_grpc as lrpc
 from kassen.v1 import referee_pb2 as pb
+from tests.kassen_processes import Process, free_port, launch, titled
 from tests.ladder.test_ladder_over_grpc import register
-from tests.tournament.test_ray import RAY_AUTH, cluster, free_port, pytestmark  # noqa: F401
+from tests.tournament.test_ray import RAY_AUTH, cluster, pytestmark  # noqa: F401
 
 KASSEN = [sys.executable, "-m", "kassen"]
 CONFIG = """
@@ -54,55 +54,32 @@ class DelayBot(AsyncBot):
         return self.inner.choose(request)
 
 
-def start_ladder(folder: Path, cluster_address: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_ladder(folder: Path, cluster_address: str) -> Process:
     (folder / "ladder.toml").write_text(CONFIG, encoding="utf-8")
     address = f"127.0.0.1:{free_port()}"
-    log = (folder / "ladder.log").open("wb")  # a file, not a pipe nobody reads
-    ladder = subprocess.Popen(
-        [*KASSEN, "ladder", "serve", "--address", address, "--web", "none",
+    return launch(
+        ["ladder", "serve", "--address", address, "--web", "none",
          "--db", f"sqlite:///{folder / 'ladder.sqlite'}", "--config", str(folder / "ladder.toml"),
          "--referees", f"ray:{cluster_address}", "--log-level", "warning"],
-        stderr=log,
-        env={**os.environ, **RAY_AUTH},
+        address, folder / "ladder.log", folder, "matches on", env=RAY_AUTH, within_s=120,
     )  # fmt: skip
-    deadline = time.monotonic() + 120
-    while "matches on" not in (folder / "ladder.log").read_text(errors="replace"):
-        if ladder.poll() is not None or time.monotonic() > deadline:
-            ladder.kill()
-            raise AssertionError((folder / "ladder.log").read_text(errors="replace")[-3000:])
-        time.sleep(0.2)
-    return ladder, address
 
 
 def referee_actor_pids() -> list[int]:
     """Pids of the processes of our referee actors (Ray titles them after the class)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                title = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
-            except OSError:
-                continue
-            if title.startswith(b"ray::RefereeActor"):
-                found.append(int(entry.name))
-    return found
+    return titled(b"ray::RefereeActor")
 
 
 def test_bots_play_on_ray_referees_and_a_killed_one_is_restarted(
     cluster: str,  # noqa: F811
     tmp_path: Path,
 ) -> None:
-    ladder, address = start_ladder(tmp_path, cluster)
+    ladder = start_ladder(tmp_path, cluster)
     try:
-        asyncio.run(_scenario(address))
+        asyncio.run(_scenario(ladder.address))
     finally:
-        ladder.send_signal(signal.SIGINT)
-        try:
-            ladder.wait(60)
-        except subprocess.TimeoutExpired:
-            ladder.kill()
-    log = (tmp_path / "ladder.log").read_text(errors="replace")
-    assert "Traceback" not in log, log[-3000:]
+        ladder.stop()
+    assert "Traceback" not in ladder.output(), ladder.output()[-3000:]
 
 
 async def _scenario(address: str) -> None:
@@ -115,8 +92,8 @@ async def _scenario(address: str) -> None:
     assert not run.errors
     referees = {m.assignment.referee_address for m in seen}
     assert len(referees) == 2 and address not in referees and "" not in referees
-    # A referee actor's process dies while it plays a match: the match is voided, Ray starts
-    # the actor again (elsewhere: a new port), and the ladder plays on it again.
+    # The referee actors' processes die while one plays a match: the match is voided, Ray
+    # starts the actors again (new processes, new ports), and the ladder plays on them again.
     slow: list[LadderMatch] = []
     ended: list[lpb.MatchEnded] = []
     playing = asyncio.ensure_future(
@@ -131,14 +108,17 @@ async def _scenario(address: str) -> None:
     )
     before = referee_actor_pids()
     assert len(before) == 2
-    while not ended and not slow:
-        await asyncio.sleep(0.5)  # the first slow match is under way
-        victims = referee_actor_pids()
-        if victims:
-            os.kill(victims[0], signal.SIGKILL)
-            break
+    earlier = {m.assignment.match_id for m in seen}  # their last match_ended may come late
+
+    def fresh() -> list[lpb.MatchEnded]:
+        return [e for e in ended if e.match_id not in earlier]
+
+    await asyncio.sleep(1.5)  # the first slow match (some 3 s) is under way on one of them
+    assert not fresh(), "the first match ended too soon to be killed in the middle"
+    for pid in before:
+        os.kill(pid, signal.SIGKILL)
     await asyncio.wait_for(playing, 180)
-    reasons = [pb.ResultReason.Name(e.reason) for e in ended]
+    reasons = [pb.ResultReason.Name(e.reason) for e in fresh()]
     assert "RESULT_REASON_VOIDED" in reasons, reasons
     assert reasons.count("RESULT_REASON_COMPLETED") >= 1
     deadline = time.monotonic() + 60

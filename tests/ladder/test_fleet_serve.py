@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import signal
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -24,6 +22,7 @@ from kassen.v1 import ladder_pb2 as lpb
 from kassen.v1 import ladder_pb2_grpc as lrpc
 from server.sandbox.host import detect
 from server.settings import ServerSettings
+from tests.kassen_processes import free_port, launch
 from tests.ladder.test_submitted import (
     ORGANISER,
     POOL,
@@ -34,7 +33,6 @@ from tests.ladder.test_submitted import (
     until_state,
     upload,
 )
-from tests.tournament.test_ray import free_port
 from tournament.ladder_service.app import running_ladder
 from tournament.ladder_service.fleet import FleetSettings, RemoteReferee
 from tournament.storage import connect
@@ -47,26 +45,15 @@ KASSEN = [sys.executable, "-m", "kassen"]
 def referee_process(folder: Path, *flags: str) -> Iterator[str]:
     """``kassen serve --workers 2`` on a free loopback port (logging to a file); its address."""
     address = f"127.0.0.1:{free_port()}"
-    log_path = folder / "referee.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [*KASSEN, "serve", "--address", address, "--workers", "2", "--store", "none",
-             "--replays", str(folder / "replays"), *flags],
-            stderr=log,
-        )  # fmt: skip
-        try:
-            deadline = time.monotonic() + 60
-            while '"serving"' not in log_path.read_text(errors="replace"):
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(log_path.read_text(errors="replace")[-3000:])
-                time.sleep(0.1)
-            yield address
-        finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
+    process = launch(
+        ["serve", "--address", address, "--workers", "2", "--store", "none",
+         "--replays", str(folder / "replays"), *flags],
+        address, folder / "referee.log", folder, '"serving"', within_s=60,
+    )  # fmt: skip
+    try:
+        yield address
+    finally:
+        process.stop()
 
 
 def test_connected_bots_play_on_both_workers_of_a_referee(passable: Path) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.kassen_processes import titled
 from tests.tournament import postgres
 from tournament import storage
 
@@ -103,18 +104,8 @@ def stored(url: str) -> tuple[str, list[storage.MatchRecord]]:
 
 
 def ray_workers() -> list[int]:
-    """Pids of Ray worker processes running one of our batches now (Ray titles a busy
-    worker ``ray::<function>``)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                title = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
-            except OSError:
-                continue
-            if title.startswith(b"ray::_worker"):
-                found.append(int(entry.name))
-    return found
+    """Pids of Ray worker processes running one of our batches now."""
+    return titled(b"ray::_worker")
 
 
 def test_joining_without_the_clusters_token_is_one_resumable_line(

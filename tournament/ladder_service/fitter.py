@@ -48,6 +48,8 @@ class Entry(NamedTuple):
 
 #: How much lower the worker's scheduling priority is than the ladder's.
 WORKER_NICENESS = 5
+#: The longest pause between two fits of one pool while results keep coming.
+PACE_S = 2.0
 
 
 @dataclass(slots=True)
@@ -236,3 +238,7 @@ class Refitter:
             self._attempted = max(self._attempted, covered)
             async with self._done:
                 self._done.notify_all()
+            if self._attempted < len(self.log.entries):
+                # Results keep coming: pause as long as the fit took (at most PACE_S), so
+                # the fit worker takes at most half a core from the matches.
+                await asyncio.sleep(min(self.fit_s, PACE_S))

@@ -55,6 +55,8 @@ START_TIMEOUT_S = 15.0
 SILENCE_S = 15.0
 #: How long ``DescribeHost`` may take.
 DESCRIBE_TIMEOUT_S = 5.0
+#: How long asking a referee left out may take in all (a Ray actor may be restarting).
+ASK_TIMEOUT_S = 30.0
 #: A referee's channel tries to connect again at least this often while it cannot: gRPC's
 #: own default grows to two minutes, and until it tries, every call fails at once, so a
 #: referee back after a long outage stayed left out long after the fleet asked again.
@@ -103,27 +105,32 @@ class RefereeSlot:
     #: Matches ever placed here (of referees with as much room, the least used gets the next).
     placed: int = 0
     failures: int = 0
+    #: When it is asked again (``Fleet`` asks; a referee left out takes no match until it
+    #: has answered).
     down_until: float = 0.0
+    healthy: bool = True
     known: bool = False
 
-    def up(self, now: float) -> bool:
-        return self.known and now >= self.down_until
+    def up(self) -> bool:
+        return self.known and self.healthy
 
     def can_play(self, plan: MatchPlan) -> bool:
         needed = {seat.runtime for seat in plan.seats if seat.kind == "submitted"}
         return self.live < self.capacity and needed <= set(self.runtimes)
 
     def failed(self, why: str) -> None:
-        if time.monotonic() < self.down_until:
+        if not self.healthy and time.monotonic() < self.down_until:
             return  # the same failure, seen by another of its matches
+        self.healthy = False
         self.failures += 1
         wait = min(MAX_DOWN_S, DOWN_FOR_S * 2 ** (self.failures - 1))
         self.down_until = time.monotonic() + wait
         log.warning("referee left out", referee=self.label, problem=why, retry_in_s=wait)
 
     def recovered(self) -> None:
-        if self.failures:
+        if not self.healthy:
             log.info("referee back", referee=self.label)
+        self.healthy = True
         self.failures = 0
         self.down_until = 0.0
 
@@ -311,27 +318,34 @@ class Fleet:
         self._health = asyncio.get_running_loop().create_task(self._keep_asking())
 
     async def _ask(self, slot: RefereeSlot) -> bool:
+        """Whether ``slot`` answers (then it is taken back); a failure of any kind leaves it
+        out for longer (one referee that hangs or breaks must not stop the asking)."""
         try:
-            await slot.describe()
+            await asyncio.wait_for(slot.describe(), ASK_TIMEOUT_S)
         except RefereeUnavailable as exc:
-            slot.known = True  # known to be there, unreachable: left out until it answers
-            slot.failed(str(exc))
-            return False
-        slot.recovered()
-        return True
+            problem = str(exc)
+        except TimeoutError:
+            problem = f"no answer within {ASK_TIMEOUT_S:.0f} s"
+        except Exception as exc:  # whatever it is, the referee stays out
+            problem = f"{type(exc).__name__}: {exc}"
+        else:
+            slot.recovered()
+            return True
+        slot.known = True  # known to be there, unreachable: left out until it answers
+        slot.failed(problem)
+        return False
 
     async def _keep_asking(self) -> None:
         while not self._stopping:
             await asyncio.sleep(DOWN_FOR_S)
             now = time.monotonic()
-            waiting = [s for s in self.slots if s.failures and now >= s.down_until]
-            for slot in waiting:
-                if await self._ask(slot):
-                    self.on_change()
+            waiting = [s for s in self.slots if not s.healthy and now >= s.down_until]
+            answers = await asyncio.gather(*(self._ask(slot) for slot in waiting))
+            if any(answers):
+                self.on_change()
 
     def can_place(self, plan: MatchPlan) -> bool:
-        now = time.monotonic()
-        return any(slot.up(now) and slot.can_play(plan) for slot in self.slots)
+        return any(slot.up() and slot.can_play(plan) for slot in self.slots)
 
     async def place(self, plan: MatchPlan) -> tuple[RefereeSlot, Hosted]:
         """Host ``plan`` on the referee with the most room that can play it, trying the
@@ -339,8 +353,7 @@ class Fleet:
         ``CannotHost`` for a plan no referee would play."""
         tried: set[int] = set()
         while True:
-            now = time.monotonic()
-            ready = [s for s in self.slots if id(s) not in tried and s.up(now) and s.can_play(plan)]
+            ready = [s for s in self.slots if id(s) not in tried and s.up() and s.can_play(plan)]
             if not ready:
                 raise RefereeUnavailable("no referee can host the match now")
             slot = min(ready, key=lambda s: (s.live / max(1, s.capacity), s.placed))

@@ -108,6 +108,8 @@ class RayReferee(RemoteReferee):
             address = await self.actor.serve.remote()
         except self.errors as exc:
             raise RefereeUnavailable(f"the Ray actor is not available: {exc}") from None
+        if not isinstance(address, str) or not address:
+            raise RefereeUnavailable(f"the Ray actor gave no address ({address!r})")
         if address != self.address:
             await self.close()
             self.address = address

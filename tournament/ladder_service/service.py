@@ -726,7 +726,7 @@ class LadderService:
     # ------------------------------------------------------------------ results
 
     async def _finished(self, match_id: str, running: Running, end: MatchEnd) -> None:
-        """Store the result, free the seats, rate it, tell each connected bot: the bot hears
+        """Free the seats, store the result, tell each connected bot, rate it: the bot hears
         ``MatchEnded`` whatever else fails (a database error is logged with the match)."""
         result = end.result
         rated = result.reason not in UNRATED and len(result.seats) == len(running.seats)
@@ -739,7 +739,11 @@ class LadderService:
             )
             for bot, seat in zip(running.seats, result.seats, strict=False)
         ]
-        try:  # first, so that a bot paused by this result is not given another match
+        # A bot that did not fail here cannot be paused by this result: it is free at once,
+        # without waiting for the write (the writer may have a queue).
+        failed = {outcome.bot_id for outcome in outcomes if outcome.failure}
+        self._free(match_id, [bot for bot in running.seats if bot not in failed])
+        try:  # before the others are freed, so that a bot paused by it gets no other match
             await self._store(match_id, running, end, outcomes, rated)
         except Exception as exc:
             rated = False  # not stored, so not rated: the table stays what the database says
@@ -753,21 +757,7 @@ class LadderService:
         # Live until here: once it is no longer running, the database has its end.
         del self.running[match_id]
         self.version += 1
-        now = time.monotonic()
-        for bot in running.seats:
-            seeker = self.seekers.get(bot)
-            if seeker is not None and match_id in seeker.active:
-                if not seeker.free_slots:
-                    seeker.free_since = now  # it starts waiting now
-                seeker.active.discard(match_id)
-        self._wake.set()  # its bots are free now: matchmaking need not wait for the refit
-        pool = self.pools[running.pool]
-        if rated:
-            self._rate(pool, outcomes)
-            self._unfrozen += 1
-            if self._unfrozen >= FREEZE_EVERY:
-                self._freeze()
-            await pool.refitter.refit()
+        self._free(match_id, running.seats)
         for index, outcome in enumerate(outcomes):
             seeker = self.seekers.get(outcome.bot_id)
             if seeker is not None:
@@ -785,7 +775,27 @@ class LadderService:
                         )
                     )
                 )
-        self._wake.set()
+        if rated:  # the table follows (refits are paced: fitter.Refitter)
+            pool = self.pools[running.pool]
+            self._rate(pool, outcomes)
+            self._unfrozen += 1
+            if self._unfrozen >= FREEZE_EVERY:
+                self._freeze()
+            await pool.refitter.refit()
+
+    def _free(self, match_id: str, bots: Sequence[str]) -> None:
+        """The seats of ``bots`` in ``match_id`` are free: they may be given a match."""
+        now = time.monotonic()
+        freed = False
+        for bot in bots:
+            seeker = self.seekers.get(bot)
+            if seeker is not None and match_id in seeker.active:
+                if not seeker.free_slots:
+                    seeker.free_since = now  # it starts waiting now
+                seeker.active.discard(match_id)
+                freed = True
+        if freed:
+            self._wake.set()
 
     async def _store(
         self,
