@@ -320,14 +320,17 @@ class Fleet:
     async def _ask(self, slot: RefereeSlot) -> bool:
         """Whether ``slot`` answers (then it is taken back); a failure of any kind leaves it
         out for longer (one referee that hangs or breaks must not stop the asking)."""
-        try:
-            await asyncio.wait_for(slot.describe(), ASK_TIMEOUT_S)
-        except RefereeUnavailable as exc:
-            problem = str(exc)
-        except TimeoutError:
+        asking = asyncio.ensure_future(slot.describe())
+        done, _ = await asyncio.wait({asking}, timeout=ASK_TIMEOUT_S)
+        if not done:  # cancelled, not waited for: it may not end at once
+            asking.cancel()
             problem = f"no answer within {ASK_TIMEOUT_S:.0f} s"
-        except Exception as exc:  # whatever it is, the referee stays out
-            problem = f"{type(exc).__name__}: {exc}"
+        elif asking.cancelled():
+            problem = "the question was cancelled"
+        elif isinstance(asking.exception(), RefereeUnavailable):
+            problem = str(asking.exception())
+        elif (error := asking.exception()) is not None:  # whatever it is, the referee stays out
+            problem = f"{type(error).__name__}: {error}"
         else:
             slot.recovered()
             return True

@@ -31,6 +31,8 @@ from tournament.ladder_service.fleet import RemoteReferee
 log = structlog.get_logger("kassen.fleet")
 #: Times Ray restarts a referee actor whose process or node died (-1: always).
 MAX_RESTARTS = -1
+#: How long an actor may take to say where it listens (a restarted one starts its referee).
+ACTOR_TIMEOUT_S = 20.0
 
 
 class RefereeActor:
@@ -104,8 +106,16 @@ class RayReferee(RemoteReferee):
         self.errors = errors
 
     async def describe(self) -> None:
+        # Ray's answer as a plain future: waited for with a timeout that never waits on Ray
+        # to give up (awaiting a call of an actor being restarted could hang past any
+        # cancellation).
+        answer = asyncio.wrap_future(self.actor.serve.remote().future())
+        done, _ = await asyncio.wait({answer}, timeout=ACTOR_TIMEOUT_S)
+        if not done:
+            answer.cancel()
+            raise RefereeUnavailable(f"the Ray actor did not answer within {ACTOR_TIMEOUT_S} s")
         try:
-            address = await self.actor.serve.remote()
+            address = answer.result()
         except self.errors as exc:
             raise RefereeUnavailable(f"the Ray actor is not available: {exc}") from None
         if not isinstance(address, str) or not address:
