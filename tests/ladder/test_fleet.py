@@ -305,3 +305,33 @@ async def _live_updates(http: httpx.AsyncClient, match_id: str) -> list[tuple[st
                     updates.append((kind, json.loads(line[6:])))
             return updates
     raise AssertionError(f"the page never showed match {match_id} live")
+
+
+def test_a_placement_that_breaks_frees_its_bots_for_the_next_one(tmp_path: Path) -> None:
+    """An unexpected error while placing a match must not keep its bots reserved."""
+
+    async def scenario() -> None:
+        engine = connect(f"sqlite:///{tmp_path / 'ladder.sqlite'}")
+        async with running_ladder(engine, SETTINGS) as service:
+            place = service.fleet.place
+            broken: list[MatchPlan] = []
+
+            async def first_breaks(plan: MatchPlan) -> Any:
+                if not broken:
+                    broken.append(plan)
+                    raise RuntimeError("a bug in placement")
+                return await place(plan)
+
+            service.fleet.place = first_breaks  # type: ignore[method-assign]
+            async with grpc.aio.insecure_channel(service.referee.address) as channel:
+                bot = await register(lrpc.LadderStub(channel), "survives-a-bug")
+            run = await asyncio.wait_for(
+                seek_and_play(
+                    lambda: RandomBot(3), service.referee.address, bot.token, max_matches=1
+                ),
+                30,
+            )
+            assert broken and len(run.results) == 1
+            assert not any(key.startswith("reserved-") for key in service.running)
+
+    asyncio.run(scenario())

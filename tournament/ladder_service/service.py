@@ -655,6 +655,10 @@ class LadderService:
             # is tried again at the next tick, not at once.
             await self._release(key, running, wake=isinstance(exc, RefereeUnavailable))
             return
+        except Exception:  # a bug must not keep the bots reserved for good
+            log.exception("ladder match not placed", pool=running.pool.label)
+            await self._release(key, running, wake=False)
+            return
         match_id = hosted.match_id
         running.slot, running.hosted = slot, hosted
         # Queued before anything can finish the match, so the writer stores it running first.
