@@ -262,6 +262,7 @@ def _open(engine: Engine, create: bool) -> None:
     """Check the database (ours, readable) and create or migrate its tables."""
     try:
         with engine.begin() as conn:
+            one_schema_change_at_a_time(conn)
             if not create and not sa.inspect(conn).has_table("schema_version"):
                 raise StorageError(
                     f"database {engine.url.render_as_string()} holds no Kassen tournaments"
@@ -303,6 +304,18 @@ def orig_of(exc: BaseException) -> BaseException:
 
 def _first_line(exc: BaseException) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+#: The PostgreSQL advisory lock under which Kassen creates or migrates its tables.
+SCHEMA_LOCK = 0x4B617373656E  # "Kassen"
+
+
+def one_schema_change_at_a_time(conn: Connection) -> None:
+    """On PostgreSQL, wait for any other process creating the tables (until its transaction
+    ends): two that run CREATE TABLE at once collide in the catalogue (a unique violation
+    on pg_type), even with IF NOT EXISTS. SQLite's write lock already does this."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
 
 
 def _migrate(conn: Connection) -> None:

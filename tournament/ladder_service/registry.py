@@ -21,6 +21,7 @@ from sqlalchemy.engine import Engine
 
 from tournament.ladder_service.ratings import Rating
 from tournament.ladder_service.tokens import new_bot_token, token_hash
+from tournament.storage import one_schema_change_at_a_time
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{2,31}")
 MAX_OWNER_CHARS = 64
@@ -137,7 +138,9 @@ def create_tables(engine: Engine) -> None:
     only with a table it creates)."""
     from tournament.ladder_service import versions  # noqa: F401  (its tables are ours too)
 
-    metadata.create_all(engine, checkfirst=True)
+    with engine.begin() as conn:
+        one_schema_change_at_a_time(conn)
+        metadata.create_all(conn, checkfirst=True)
     with engine.begin() as conn:
         columns = {c["name"] for c in sa.inspect(conn).get_columns("ladder_seats")}
         if "started_at" not in columns:
