@@ -227,11 +227,18 @@ async def root_contest(ladder: Ladder, seed: int) -> None:
 
 
 async def settled(service: LadderService) -> None:
-    """Wait until the service has recorded every match that ended (its own tasks do)."""
+    """Wait until the service has recorded every match that ended, refitted every pool over
+    all of them and written the history points of those fits (its own tasks do)."""
     for _ in range(400):
-        if not service.running:
-            return
+        refitted = all(
+            pool.refitter.covered >= len(pool.log.entries) for pool in service.pools.values()
+        )
+        if not service.running and refitted:
+            break
         await asyncio.sleep(0.05)
+    for _ in range(3):  # the history points' writes are queued by tasks of their own
+        await asyncio.sleep(0.05)
+        await service.writer.call(lambda: None)
 
 
 @pytest.fixture(scope="module")
