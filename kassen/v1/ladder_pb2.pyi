@@ -34,6 +34,7 @@ class RegisterBotRequest(_message.Message):
     VARIANT_FIELD_NUMBER: _builtins.int
     PLAYER_COUNTS_FIELD_NUMBER: _builtins.int
     DESCRIPTION_FIELD_NUMBER: _builtins.int
+    ACCEPTS_CHALLENGES_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """3..32 characters: letters, digits, '-', '_' and '.'; unique per game."""
     owner: _builtins.str
@@ -44,6 +45,8 @@ class RegisterBotRequest(_message.Message):
     """Default: the game's first variant."""
     description: _builtins.str
     """At most 500 characters."""
+    accepts_challenges: _builtins.bool
+    """Other authors and visitors of the web page may challenge it to unrated matches."""
     @_builtins.property
     def player_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """The player counts the bot accepts (empty: every count the game has)."""
@@ -57,10 +60,11 @@ class RegisterBotRequest(_message.Message):
         variant: _builtins.str = ...,
         player_counts: _abc.Iterable[_builtins.int] | None = ...,
         description: _builtins.str = ...,
+        accepts_challenges: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["description", b"description", "game", b"game", "name", b"name", "owner", b"owner", "player_counts", b"player_counts", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepts_challenges", b"accepts_challenges", "description", b"description", "game", b"game", "name", b"name", "owner", b"owner", "player_counts", b"player_counts", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -213,6 +217,7 @@ class Assignment(_message.Message):
     SETUP_FIELD_NUMBER: _builtins.int
     REFEREE_ADDRESS_FIELD_NUMBER: _builtins.int
     REFEREE_TLS_FIELD_NUMBER: _builtins.int
+    UNRATED_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     seat: _builtins.int
     ticket: _builtins.str
@@ -226,6 +231,8 @@ class Assignment(_message.Message):
     """Whether that referee speaks TLS: check it with the CA the bot uses for the ladder (or the
     system's roots). Unused when referee_address is empty (the ladder's own TLS holds).
     """
+    unrated: _builtins.bool
+    """A challenge: played and recorded like any match, but no rating changes by it."""
     @_builtins.property
     def setup(self) -> _referee_pb2.MatchSetup: ...
     def __init__(
@@ -237,10 +244,11 @@ class Assignment(_message.Message):
         setup: _referee_pb2.MatchSetup | None = ...,
         referee_address: _builtins.str = ...,
         referee_tls: _builtins.bool = ...,
+        unrated: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["setup", b"setup"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "referee_address", b"referee_address", "referee_tls", b"referee_tls", "seat", b"seat", "setup", b"setup", "ticket", b"ticket"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "referee_address", b"referee_address", "referee_tls", b"referee_tls", "seat", b"seat", "setup", b"setup", "ticket", b"ticket", "unrated", b"unrated"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -363,6 +371,7 @@ class LadderRow(_message.Message):
     RATED_FIELD_NUMBER: _builtins.int
     BOUNDED_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
+    ACCEPTS_CHALLENGES_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     bot_id: _builtins.str
     name: _builtins.str
@@ -382,6 +391,8 @@ class LadderRow(_message.Message):
     """False while the interval has no bounds yet (then low and high are 0)."""
     status: _builtins.str
     """"active" or "paused" (revoked bots are not listed)."""
+    accepts_challenges: _builtins.bool
+    """It accepts challenges (Challenge may name it while it is online)."""
     def __init__(
         self,
         *,
@@ -399,10 +410,11 @@ class LadderRow(_message.Message):
         rated: _builtins.bool = ...,
         bounded: _builtins.bool = ...,
         status: _builtins.str = ...,
+        accepts_challenges: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_id", b"bot_id", "bounded", b"bounded", "games", b"games", "high", b"high", "house", b"house", "low", b"low", "name", b"name", "online", b"online", "owner", b"owner", "provisional", b"provisional", "rank", b"rank", "rated", b"rated", "rating", b"rating", "status", b"status"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepts_challenges", b"accepts_challenges", "bot_id", b"bot_id", "bounded", b"bounded", "games", b"games", "high", b"high", "house", b"house", "low", b"low", "name", b"name", "online", b"online", "owner", b"owner", "provisional", b"provisional", "rank", b"rank", "rated", b"rated", "rating", b"rating", "status", b"status"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -593,6 +605,7 @@ class BotInfo(_message.Message):
     PLAYING_VERSION_FIELD_NUMBER: _builtins.int
     PINNED_FIELD_NUMBER: _builtins.int
     NEWEST_STATE_FIELD_NUMBER: _builtins.int
+    ACCEPTS_CHALLENGES_FIELD_NUMBER: _builtins.int
     bot_id: _builtins.str
     name: _builtins.str
     owner: _builtins.str
@@ -609,13 +622,17 @@ class BotInfo(_message.Message):
     failures_in_row: _builtins.int
     """Timeouts and crashes in a row (reset by a match played cleanly)."""
     kind: _builtins.str
-    """"connected" (it keeps a Seek stream open), "submitted" (the ladder runs it) or "house"."""
+    """"connected" (it keeps a Seek stream open), "submitted" (the ladder runs it), "house", or
+    "person" (the seats of people who played on the web page).
+    """
     playing_version: _builtins.int
     """A submitted bot: the version that plays (0: none yet), whether an organiser pinned it,
     and the newest version's state (BotVersion.state).
     """
     pinned: _builtins.bool
     newest_state: _builtins.str
+    accepts_challenges: _builtins.bool
+    """It may be challenged to unrated matches (Challenge)."""
     @_builtins.property
     def player_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     def __init__(
@@ -638,10 +655,11 @@ class BotInfo(_message.Message):
         playing_version: _builtins.int = ...,
         pinned: _builtins.bool = ...,
         newest_state: _builtins.str = ...,
+        accepts_challenges: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_id", b"bot_id", "description", b"description", "failures_in_row", b"failures_in_row", "game", b"game", "games", b"games", "house", b"house", "kind", b"kind", "name", b"name", "newest_state", b"newest_state", "online", b"online", "owner", b"owner", "pinned", b"pinned", "player_counts", b"player_counts", "playing_version", b"playing_version", "status", b"status", "status_reason", b"status_reason", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepts_challenges", b"accepts_challenges", "bot_id", b"bot_id", "description", b"description", "failures_in_row", b"failures_in_row", "game", b"game", "games", b"games", "house", b"house", "kind", b"kind", "name", b"name", "newest_state", b"newest_state", "online", b"online", "owner", b"owner", "pinned", b"pinned", "player_counts", b"player_counts", "playing_version", b"playing_version", "status", b"status", "status_reason", b"status_reason", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1013,3 +1031,138 @@ class SetBotStatusResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___SetBotStatusResponse: _TypeAlias = SetBotStatusResponse  # noqa: Y015
+
+@_typing.final
+class SetChallengesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ACCEPT_FIELD_NUMBER: _builtins.int
+    accept: _builtins.bool
+    def __init__(
+        self,
+        *,
+        accept: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accept", b"accept"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SetChallengesRequest: _TypeAlias = SetChallengesRequest  # noqa: Y015
+
+@_typing.final
+class SetChallengesResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BOT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def bot(self) -> Global___BotInfo: ...
+    def __init__(
+        self,
+        *,
+        bot: Global___BotInfo | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SetChallengesResponse: _TypeAlias = SetChallengesResponse  # noqa: Y015
+
+@_typing.final
+class ChallengeRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_FIELD_NUMBER: _builtins.int
+    VARIANT_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    OPPONENTS_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    PERSON_FIELD_NUMBER: _builtins.int
+    CLIENT_FIELD_NUMBER: _builtins.int
+    game: _builtins.str
+    variant: _builtins.str
+    players: _builtins.int
+    seat: _builtins.int
+    """The caller's seat (0-based); unset: a random one."""
+    person: _builtins.bool
+    """Only with the page's relay token: the seat is a person's, and who asks (the visitor's
+    address), for the per-client limits.
+    """
+    client: _builtins.str
+    @_builtins.property
+    def opponents(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The other seats, in any order: bot ids of bots that accept challenges (connected or
+        submitted) or of house bots (a house bot may fill several seats). The caller (the calling
+        bot, or the person) takes the remaining seat.
+        """
+
+    def __init__(
+        self,
+        *,
+        game: _builtins.str = ...,
+        variant: _builtins.str = ...,
+        players: _builtins.int = ...,
+        opponents: _abc.Iterable[_builtins.str] | None = ...,
+        seat: _builtins.int | None = ...,
+        person: _builtins.bool = ...,
+        client: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "client", b"client", "game", b"game", "opponents", b"opponents", "person", b"person", "players", b"players", "seat", b"seat", "variant", b"variant"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
+
+Global___ChallengeRequest: _TypeAlias = ChallengeRequest  # noqa: Y015
+
+@_typing.final
+class ChallengeResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    TICKET_FIELD_NUMBER: _builtins.int
+    SETUP_FIELD_NUMBER: _builtins.int
+    REFEREE_ADDRESS_FIELD_NUMBER: _builtins.int
+    REFEREE_TLS_FIELD_NUMBER: _builtins.int
+    SEAT_NAMES_FIELD_NUMBER: _builtins.int
+    TIME_CONTROL_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    seat: _builtins.int
+    ticket: _builtins.str
+    """A person's seat ticket (the calling bot gets its own in an Assignment on its Seek stream)."""
+    referee_address: _builtins.str
+    """Where the match is played (empty: the ladder's own address)."""
+    referee_tls: _builtins.bool
+    @_builtins.property
+    def setup(self) -> _referee_pb2.MatchSetup: ...
+    @_builtins.property
+    def seat_names(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The name of each seat, in seat order."""
+
+    @_builtins.property
+    def time_control(self) -> _referee_pb2.TimeControl: ...
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        ticket: _builtins.str = ...,
+        setup: _referee_pb2.MatchSetup | None = ...,
+        referee_address: _builtins.str = ...,
+        referee_tls: _builtins.bool = ...,
+        seat_names: _abc.Iterable[_builtins.str] | None = ...,
+        time_control: _referee_pb2.TimeControl | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["setup", b"setup", "time_control", b"time_control"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "referee_address", b"referee_address", "referee_tls", b"referee_tls", "seat", b"seat", "seat_names", b"seat_names", "setup", b"setup", "ticket", b"ticket", "time_control", b"time_control"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChallengeResponse: _TypeAlias = ChallengeResponse  # noqa: Y015

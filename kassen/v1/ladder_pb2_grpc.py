@@ -104,6 +104,16 @@ class LadderStub:
                 request_serializer=kassen_dot_v1_dot_ladder__pb2.PinVersionRequest.SerializeToString,
                 response_deserializer=kassen_dot_v1_dot_ladder__pb2.PinVersionResponse.FromString,
                 _registered_method=True)
+        self.SetChallenges = channel.unary_unary(
+                '/kassen.v1.Ladder/SetChallenges',
+                request_serializer=kassen_dot_v1_dot_ladder__pb2.SetChallengesRequest.SerializeToString,
+                response_deserializer=kassen_dot_v1_dot_ladder__pb2.SetChallengesResponse.FromString,
+                _registered_method=True)
+        self.Challenge = channel.unary_unary(
+                '/kassen.v1.Ladder/Challenge',
+                request_serializer=kassen_dot_v1_dot_ladder__pb2.ChallengeRequest.SerializeToString,
+                response_deserializer=kassen_dot_v1_dot_ladder__pb2.ChallengeResponse.FromString,
+                _registered_method=True)
 
 
 class LadderServicer:
@@ -210,6 +220,24 @@ class LadderServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetChallenges(self, request, context):
+        """Say whether the calling bot (bot's token) accepts challenges.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Challenge(self, request, context):
+        """An unrated match now: the calling bot (bot's token) against bots that accept challenges
+        and house bots; or, from the ladder's web page (its relay token), a person against them.
+        Answered once the match is placed (the bots challenged get an Assignment with unrated
+        set), or RESOURCE_EXHAUSTED (a limit, named), FAILED_PRECONDITION (a bot cannot play
+        now: busy past the wait, offline, or not accepting challenges), INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LadderServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -272,6 +300,16 @@ def add_LadderServicer_to_server(servicer, server):
                     servicer.PinVersion,
                     request_deserializer=kassen_dot_v1_dot_ladder__pb2.PinVersionRequest.FromString,
                     response_serializer=kassen_dot_v1_dot_ladder__pb2.PinVersionResponse.SerializeToString,
+            ),
+            'SetChallenges': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetChallenges,
+                    request_deserializer=kassen_dot_v1_dot_ladder__pb2.SetChallengesRequest.FromString,
+                    response_serializer=kassen_dot_v1_dot_ladder__pb2.SetChallengesResponse.SerializeToString,
+            ),
+            'Challenge': grpc.unary_unary_rpc_method_handler(
+                    servicer.Challenge,
+                    request_deserializer=kassen_dot_v1_dot_ladder__pb2.ChallengeRequest.FromString,
+                    response_serializer=kassen_dot_v1_dot_ladder__pb2.ChallengeResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -608,6 +646,60 @@ class Ladder:
             '/kassen.v1.Ladder/PinVersion',
             kassen_dot_v1_dot_ladder__pb2.PinVersionRequest.SerializeToString,
             kassen_dot_v1_dot_ladder__pb2.PinVersionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetChallenges(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kassen.v1.Ladder/SetChallenges',
+            kassen_dot_v1_dot_ladder__pb2.SetChallengesRequest.SerializeToString,
+            kassen_dot_v1_dot_ladder__pb2.SetChallengesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Challenge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kassen.v1.Ladder/Challenge',
+            kassen_dot_v1_dot_ladder__pb2.ChallengeRequest.SerializeToString,
+            kassen_dot_v1_dot_ladder__pb2.ChallengeResponse.FromString,
             options,
             channel_credentials,
             insecure,

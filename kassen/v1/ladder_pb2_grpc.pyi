@@ -83,6 +83,15 @@ class LadderStub:
     """
     PinVersion: _grpc.UnaryUnaryMultiCallable[_ladder_pb2.PinVersionRequest, _ladder_pb2.PinVersionResponse]
     """Make a version the playing one whatever is newer, or unpin (admin)."""
+    SetChallenges: _grpc.UnaryUnaryMultiCallable[_ladder_pb2.SetChallengesRequest, _ladder_pb2.SetChallengesResponse]
+    """Say whether the calling bot (bot's token) accepts challenges."""
+    Challenge: _grpc.UnaryUnaryMultiCallable[_ladder_pb2.ChallengeRequest, _ladder_pb2.ChallengeResponse]
+    """An unrated match now: the calling bot (bot's token) against bots that accept challenges
+    and house bots; or, from the ladder's web page (its relay token), a person against them.
+    Answered once the match is placed (the bots challenged get an Assignment with unrated
+    set), or RESOURCE_EXHAUSTED (a limit, named), FAILED_PRECONDITION (a bot cannot play
+    now: busy past the wait, offline, or not accepting challenges), INVALID_ARGUMENT.
+    """
 
 @_typing.type_check_only
 class LadderAsyncStub(LadderStub):
@@ -134,6 +143,15 @@ class LadderAsyncStub(LadderStub):
     """
     PinVersion: _aio.UnaryUnaryMultiCallable[_ladder_pb2.PinVersionRequest, _ladder_pb2.PinVersionResponse]  # type: ignore[assignment]
     """Make a version the playing one whatever is newer, or unpin (admin)."""
+    SetChallenges: _aio.UnaryUnaryMultiCallable[_ladder_pb2.SetChallengesRequest, _ladder_pb2.SetChallengesResponse]  # type: ignore[assignment]
+    """Say whether the calling bot (bot's token) accepts challenges."""
+    Challenge: _aio.UnaryUnaryMultiCallable[_ladder_pb2.ChallengeRequest, _ladder_pb2.ChallengeResponse]  # type: ignore[assignment]
+    """An unrated match now: the calling bot (bot's token) against bots that accept challenges
+    and house bots; or, from the ladder's web page (its relay token), a person against them.
+    Answered once the match is placed (the bots challenged get an Assignment with unrated
+    set), or RESOURCE_EXHAUSTED (a limit, named), FAILED_PRECONDITION (a bot cannot play
+    now: busy past the wait, offline, or not accepting challenges), INVALID_ARGUMENT.
+    """
 
 class LadderServicer(metaclass=_abc_1.ABCMeta):
     """Credentials travel as metadata "authorization: Bearer <token>": a bot's token for Seek,
@@ -254,5 +272,26 @@ class LadderServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_ladder_pb2.PinVersionResponse, _abc.Awaitable[_ladder_pb2.PinVersionResponse]]:
         """Make a version the playing one whatever is newer, or unpin (admin)."""
+
+    @_abc_1.abstractmethod
+    def SetChallenges(
+        self,
+        request: _ladder_pb2.SetChallengesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ladder_pb2.SetChallengesResponse, _abc.Awaitable[_ladder_pb2.SetChallengesResponse]]:
+        """Say whether the calling bot (bot's token) accepts challenges."""
+
+    @_abc_1.abstractmethod
+    def Challenge(
+        self,
+        request: _ladder_pb2.ChallengeRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ladder_pb2.ChallengeResponse, _abc.Awaitable[_ladder_pb2.ChallengeResponse]]:
+        """An unrated match now: the calling bot (bot's token) against bots that accept challenges
+        and house bots; or, from the ladder's web page (its relay token), a person against them.
+        Answered once the match is placed (the bots challenged get an Assignment with unrated
+        set), or RESOURCE_EXHAUSTED (a limit, named), FAILED_PRECONDITION (a bot cannot play
+        now: busy past the wait, offline, or not accepting challenges), INVALID_ARGUMENT.
+        """
 
 def add_LadderServicer_to_server(servicer: LadderServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

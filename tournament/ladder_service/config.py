@@ -46,6 +46,16 @@ so that a lone new bot finds a full four-player table at once). A TOML file over
     embedded = false            # the ladder's own referee plays too (default: only when
                                 #   nothing else is listed)
 
+    [challenges]                # unrated matches: authors' challenges, people on the page
+    per_client_at_once = 2      # a bot, or a visitor's address
+    per_client_per_hour = 20
+    per_bot_at_once = 1         # challenges a challenged bot plays at once
+    people_at_once = 8          # games with a person on the whole ladder
+    wait_ms = 30000             # how long a challenge waits for a busy bot
+    person_decision_ms = 60000  # a person's clock
+    person_bank_ms = 600000
+    person_reconnect_ms = 15000 # a person away longer (a reload) fails DISCONNECTED
+
 Every mistake is a ``LadderConfigError`` naming the key, before anything starts.
 """
 
@@ -63,6 +73,7 @@ from games.policies.registry import POLICY_NAMES
 from server.sandbox.build import BuildLimits
 from server.sandbox.process import SandboxLimits
 from server.settings import MAX_JOIN_TIMEOUT_MS, MAX_TIME_MS, TimeControl
+from tournament.ladder_service.challenges import ChallengeSettings
 from tournament.ladder_service.fleet import FleetSettings
 from tournament.ladder_service.referees import is_address
 from tournament.ladder_service.registry import NAME_PATTERN
@@ -83,6 +94,16 @@ LADDER_KEYS = {
 #: The longest wait for another author's bot that a configuration may ask for.
 MAX_GATHER_MS = 600_000
 HOUSE_KEYS = {"name", "policy", "game", "variant", "players"}
+CHALLENGE_KEYS = {
+    "per_client_at_once",
+    "per_client_per_hour",
+    "per_bot_at_once",
+    "people_at_once",
+    "wait_ms",
+    "person_decision_ms",
+    "person_bank_ms",
+    "person_reconnect_ms",
+}
 REFEREE_KEYS = {"addresses", "tls", "tls_ca", "token_file", "ray", "ray_referees", "embedded"}
 SUBMISSION_KEYS = {
     "enabled",
@@ -135,7 +156,7 @@ def load_settings(path: Path) -> LadderSettings:
 
 
 def settings_from(document: Mapping[str, Any], source: str) -> LadderSettings:
-    _known(document, {"ladder", "submissions", "referees"}, source, "section")
+    _known(document, {"ladder", "submissions", "referees", "challenges"}, source, "section")
     section = document.get("ladder", {})
     if not isinstance(section, dict):
         raise LadderConfigError(f"{source}: [ladder] must be a table")
@@ -167,6 +188,37 @@ def settings_from(document: Mapping[str, Any], source: str) -> LadderSettings:
         gather_s=_int(section, "gather_ms", 0, MAX_GATHER_MS, 5000, source) / 1000,
         submissions=submissions_from(document.get("submissions"), source),
         referees=referees_from(document.get("referees"), source),
+        challenges=challenges_from(document.get("challenges"), source),
+    )
+
+
+def challenges_from(section: Any, source: str) -> ChallengeSettings:
+    """``[challenges]``: the defaults when absent."""
+    if section is None:
+        return ChallengeSettings()
+    if not isinstance(section, dict):
+        raise LadderConfigError(f"{source}: [challenges] must be a table")
+    _known(section, CHALLENGE_KEYS, source, "key in [challenges]")
+
+    def number(key: str, low: int, high: int, default: int) -> int:
+        return _int(section, key, low, high, default, source, "challenges")
+
+    base = ChallengeSettings()
+    return ChallengeSettings(
+        per_client_at_once=number("per_client_at_once", 0, 1000, base.per_client_at_once),
+        per_client_per_hour=number("per_client_per_hour", 0, 100_000, base.per_client_per_hour),
+        per_bot_at_once=number("per_bot_at_once", 0, MAX_CONCURRENCY, base.per_bot_at_once),
+        people_at_once=number("people_at_once", 0, MAX_LIVE_MATCHES, base.people_at_once),
+        wait_s=number("wait_ms", 0, 600_000, int(base.wait_s * 1000)) / 1000,
+        person_time=TimeControl(
+            decision_ms=number(
+                "person_decision_ms", 1000, MAX_TIME_MS, base.person_time.decision_ms
+            ),
+            bank_ms=number("person_bank_ms", 0, MAX_TIME_MS, base.person_time.bank_ms),
+        ),
+        person_reconnect_ms=number(
+            "person_reconnect_ms", 1000, MAX_TIME_MS, base.person_reconnect_ms
+        ),
     )
 
 

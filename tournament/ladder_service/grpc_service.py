@@ -20,6 +20,7 @@ from games import UnknownGame, get_game
 from kassen.v1 import ladder_pb2 as lpb
 from kassen.v1 import ladder_pb2_grpc as lrpc
 from server.auth import presented_token
+from tournament.ladder_service.grpc_challenges import ChallengeCalls
 from tournament.ladder_service.grpc_submissions import SubmissionCalls
 from tournament.ladder_service.rate_limit import RateLimiter
 from tournament.ladder_service.registry import BotRecord, NameTaken, RegistryError
@@ -36,7 +37,7 @@ SEEK_BURST = 10
 SEEKS_PER_SECOND = 0.5
 
 
-class LadderServicer(SubmissionCalls, lrpc.LadderServicer):
+class LadderServicer(SubmissionCalls, ChallengeCalls, lrpc.LadderServicer):
     def __init__(self, service: LadderService, admin_token: str | None) -> None:
         self.service = service
         self.admin_token = admin_token
@@ -82,6 +83,7 @@ class LadderServicer(SubmissionCalls, lrpc.LadderServicer):
                 variant=variant,
                 pools=run,
                 description=request.description,
+                accepts_challenges=request.accepts_challenges,
             )
         except NameTaken as exc:
             await context.abort(grpc.StatusCode.ALREADY_EXISTS, str(exc))
@@ -198,6 +200,7 @@ class LadderServicer(SubmissionCalls, lrpc.LadderServicer):
                     rated=rated,
                     bounded=bounded,
                     status=bot.status,
+                    accepts_challenges=bot.accepts_challenges,
                 )
             )
         return rows
@@ -266,7 +269,7 @@ class LadderServicer(SubmissionCalls, lrpc.LadderServicer):
         played = self.service.played(bot.id, bot.game)
         submitted = self.service.submitted
         kind, playing_version, pinned, newest_state = (
-            "house" if bot.house else "connected",
+            "house" if bot.house else "person" if bot.person else "connected",
             0,
             False,
             "",
@@ -296,6 +299,7 @@ class LadderServicer(SubmissionCalls, lrpc.LadderServicer):
             playing_version=playing_version,
             pinned=pinned,
             newest_state=newest_state,
+            accepts_challenges=bot.accepts_challenges,
         )
 
 

@@ -2,8 +2,12 @@
 
 SQLAlchemy Core, in the same database as tournaments (a SQLite file by default, PostgreSQL by
 URL: ``tournament.storage.connect``), in tables of its own prefixed ``ladder_``. A match is
-written ``running`` when it starts and ``done`` (or ``voided``) with its seats in one
-transaction when it ends, so a restarted service knows which matches it lost: they are voided.
+written ``running`` when it starts and ``done`` (or ``voided``, or ``unrated`` for a challenge
+or a person's game) with its seats in one transaction when it ends, so a restarted service
+knows which matches it lost: they are voided. Only ``done`` matches are rated.
+
+A person's seat is recorded under one bot of its game named ``PERSON_NAME`` (a name no
+registration can take), so that every seat of every match has a bot.
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{2,31}")
 MAX_OWNER_CHARS = 64
 MAX_DESCRIPTION_CHARS = 500
 STATUSES = ("active", "paused", "revoked")
+#: The seat of a person who played in the browser (not a valid bot name: nobody can register it).
+PERSON_NAME = "a person"
+PERSON_SPEC = "person"
 
 metadata = sa.MetaData()
 
@@ -47,6 +54,8 @@ ladder_bots = sa.Table(
     sa.Column("spec", sa.Text, nullable=False),
     sa.Column("failures_in_row", sa.Integer, nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
+    #: Others may challenge it to unrated matches.
+    sa.Column("accepts_challenges", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.UniqueConstraint("game", "name", name="ladder_bots_name_per_game"),
 )
 
@@ -122,6 +131,11 @@ class BotRecord:
     house: bool
     spec: str
     failures_in_row: int
+    accepts_challenges: bool = False
+
+    @property
+    def person(self) -> bool:
+        return self.spec == PERSON_SPEC and not self.house and self.name == PERSON_NAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +159,14 @@ def create_tables(engine: Engine) -> None:
         columns = {c["name"] for c in sa.inspect(conn).get_columns("ladder_seats")}
         if "started_at" not in columns:
             conn.execute(sa.text("ALTER TABLE ladder_seats ADD COLUMN started_at FLOAT"))
+        columns = {c["name"] for c in sa.inspect(conn).get_columns("ladder_bots")}
+        if "accepts_challenges" not in columns:
+            conn.execute(
+                sa.text(
+                    "ALTER TABLE ladder_bots ADD COLUMN accepts_challenges BOOLEAN "
+                    "NOT NULL DEFAULT FALSE"
+                )
+            )
         m, s = ladder_matches.c, ladder_seats.c
         conn.execute(
             ladder_seats.update()
@@ -189,6 +211,7 @@ def _record(row: sa.Row[tuple[object, ...]]) -> BotRecord:
         house=bool(m["house"]),
         spec=str(m["spec"]),
         failures_in_row=int(m["failures_in_row"]),
+        accepts_challenges=bool(m["accepts_challenges"]),
     )
 
 
@@ -203,10 +226,65 @@ def register_bot(
     description: str = "",
     house: bool = False,
     spec: str = "",
+    accepts_challenges: bool = False,
 ) -> tuple[BotRecord, str | None]:
     """Add a bot; returns it and its token (None for a house bot: it never connects)."""
     check_name(name)
-    token = None if house else new_bot_token()
+    return _insert_bot(
+        engine,
+        name=name,
+        owner=owner,
+        game=game,
+        variant=variant,
+        player_counts=player_counts,
+        description=description,
+        house=house,
+        spec=spec,
+        accepts_challenges=accepts_challenges,
+        token=None if house else new_bot_token(),
+    )
+
+
+def person_bot(engine: Engine, game: str, variant: str) -> BotRecord:
+    """The bot under which people's seats of ``game`` are recorded (made on first use)."""
+    with engine.connect() as conn:
+        row = conn.execute(
+            sa.select(ladder_bots).where(
+                (ladder_bots.c.game == game) & (ladder_bots.c.name == PERSON_NAME)
+            )
+        ).first()
+    if row is not None:
+        return _record(row)
+    made, _ = _insert_bot(
+        engine,
+        name=PERSON_NAME,
+        owner="people",
+        game=game,
+        variant=variant,
+        player_counts=(),
+        description="a person playing in the browser",
+        house=False,
+        spec=PERSON_SPEC,
+        accepts_challenges=False,
+        token=None,
+    )
+    return made
+
+
+def _insert_bot(
+    engine: Engine,
+    *,
+    name: str,
+    owner: str,
+    game: str,
+    variant: str,
+    player_counts: Sequence[int],
+    description: str,
+    house: bool,
+    spec: str,
+    accepts_challenges: bool,
+    token: str | None,
+) -> tuple[BotRecord, str | None]:
     row = {
         "id": uuid.uuid4().hex,
         "name": name,
@@ -222,6 +300,7 @@ def register_bot(
         "spec": spec,
         "failures_in_row": 0,
         "created_at": time.time(),
+        "accepts_challenges": accepts_challenges,
     }
     with engine.begin() as conn:
         taken = conn.execute(
@@ -299,6 +378,16 @@ def set_status(engine: Engine, bot_id: str, status: str, reason: str = "") -> Bo
     return bot_by_id(engine, bot_id)  # type: ignore[return-value]
 
 
+def set_accepts_challenges(engine: Engine, bot_id: str, accept: bool) -> BotRecord:
+    with engine.begin() as conn:
+        done = conn.execute(
+            ladder_bots.update().where(ladder_bots.c.id == bot_id).values(accepts_challenges=accept)
+        )
+    if done.rowcount == 0:
+        raise RegistryError(f"no bot {bot_id[:40]!r}")
+    return bot_by_id(engine, bot_id)  # type: ignore[return-value]
+
+
 def start_match(
     engine: Engine, match_id: str, game: str, variant: str, seats: Sequence[str]
 ) -> None:
@@ -369,6 +458,8 @@ def finish_match(
                 .where((ladder_seats.c.match_id == match_id) & (ladder_seats.c.seat == seat))
                 .values(rank=outcome.rank, score=outcome.score, failure=outcome.failure)
             )
+            if status == "unrated":
+                continue  # a challenge shows nothing about a bot's reliability either way
             if _count_failure(conn, outcome, pause_after, clean_counts=status == "done"):
                 paused.append(outcome.bot_id)
     return paused

@@ -23,7 +23,7 @@ import math
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 import structlog
@@ -47,6 +47,14 @@ from server.referee import Referee
 from server.results import Reason
 from server.settings import FailurePolicy, MatchSettings, TimeControl
 from tournament.ladder_service import registry
+from tournament.ladder_service.challenges import (
+    ChallengeBook,
+    ChallengeError,
+    ChallengeLimited,
+    ChallengeSettings,
+    ChallengeUnavailable,
+    seat_order,
+)
 from tournament.ladder_service.directory import BotDirectory
 from tournament.ladder_service.fitter import FitWorker, PoolLog, Refitter
 from tournament.ladder_service.fleet import EmbeddedReferee, Fleet, FleetSettings, RefereeSlot
@@ -129,6 +137,8 @@ class LadderSettings:
     submissions: SubmissionSettings | None = None
     #: Where its matches are played (default: the ladder's own referee).
     referees: FleetSettings = field(default_factory=FleetSettings)
+    #: Unrated matches asked for by authors and by people on the web page.
+    challenges: ChallengeSettings = field(default_factory=ChallengeSettings)
 
 
 @dataclass(slots=True)
@@ -167,6 +177,45 @@ class Running:
     seats: tuple[str, ...]
     slot: RefereeSlot | None = None
     hosted: Hosted | None = None
+    #: A challenge: who asked, whom it challenged, whether a person plays (never rated).
+    challenge: ChallengeAsk | None = None
+    #: Resolved once placed (a challenge's caller waits for it).
+    placed: asyncio.Future[tuple[RefereeSlot, Hosted]] | None = None
+
+    @property
+    def unrated(self) -> bool:
+        return self.challenge is not None
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeAsk:
+    """A challenge as asked: by ``challenger`` (a bot that plays it) or by a person."""
+
+    pool: PoolKey
+    opponents: tuple[str, ...]
+    client: str
+    challenger: BotRecord | None = None
+    seat: int | None = None
+
+    @property
+    def person(self) -> bool:
+        return self.challenger is None
+
+    def challenged(self, house: Mapping[str, HouseBot]) -> tuple[str, ...]:
+        """The bots challenged (house bots are not: they play any number of matches)."""
+        return tuple(b for b in self.opponents if b not in house)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeStarted:
+    match_id: str
+    seat: int
+    #: The person's ticket (a challenging bot gets its own in its Assignment).
+    ticket: str
+    hosted: Hosted
+    slot: RefereeSlot
+    seat_names: tuple[str, ...]
+    time_control: TimeControl
 
 
 class BotNotAllowed(PermissionError):
@@ -201,6 +250,11 @@ class LadderService:
         self.running: dict[str, Running] = {}
         self._reservations = 0
         self.house: dict[str, HouseBot] = {}
+        self.challenges = ChallengeBook(settings.challenges)
+        #: Bots a challenge waits for: no ladder match is given to them meanwhile.
+        self.claimed: dict[str, int] = {}
+        #: The bot under which people's seats are recorded, per game.
+        self.people: dict[str, BotRecord] = {}
         #: Grows whenever something the public standings show changes (``GetStandings``
         #: answers from a copy made at one version).
         self.version = 0
@@ -358,6 +412,7 @@ class LadderService:
         variant: str,
         pools: Sequence[PoolKey],
         description: str,
+        accepts_challenges: bool = False,
     ) -> tuple[BotRecord, str]:
         """A new bot: on its pools' ladders at once, unrated and provisional, until it plays.
         Raises ``RegistryError`` (``NameTaken``) naming the problem."""
@@ -370,6 +425,7 @@ class LadderService:
             variant=variant,
             player_counts=[key.players for key in pools],
             description=description,
+            accepts_challenges=accepts_challenges,
         )
         assert token is not None
         self.bots.put(bot)
@@ -530,7 +586,7 @@ class LadderService:
             bot = seeker.bot
             if bot.status != "active" or not self._accepts(bot, key):
                 continue
-            if len(seeker.active) < seeker.concurrency:
+            if len(seeker.active) < seeker.concurrency and bot.id not in self.claimed:
                 free.append(seeker)
             else:
                 busy += 1
@@ -572,7 +628,7 @@ class LadderService:
         for bot in self._submitted_of(pool):
             assert self.submitted is not None
             slots = self.submitted.free_slots(bot.id)
-            if slots:
+            if slots and bot.id not in self.claimed:
                 found.append(self._candidate(pool, table, bot.id, slots))
         if not found:
             return []
@@ -599,20 +655,27 @@ class LadderService:
         games = pool.log.played.get(bot_id, 0)
         return Candidate(bot_id, value, games, slots, since, house)
 
-    def _plan(self, pool: Pool, group: Group) -> MatchPlan:
+    def _plan(
+        self,
+        key: PoolKey,
+        bots: Sequence[str],
+        time_control: TimeControl | None = None,
+        reconnect_ms: int | None = None,
+    ) -> MatchPlan:
         """Who sits where: house policies (with seeds of their own), submitted bots (their
-        built folders), and connected bots that join with their tickets."""
-        key = pool.key
+        built folders), and connected bots and people that join with their tickets."""
         settings = MatchSettings(
             game=key.game,
             config=GameConfig(players=key.players, variant=key.variant),
             seed=draw_seed(),
-            time_control=self.settings.time_control,
+            time_control=time_control or self.settings.time_control,
             failure_policy=FailurePolicy.FORFEIT,
             join_timeout_ms=self.settings.join_timeout_ms,
         )
+        if reconnect_ms is not None:
+            settings = replace(settings, reconnect_ms=reconnect_ms)
         seats = []
-        for bot_id in group.seats:
+        for bot_id in bots:
             house = self.house.get(bot_id)
             record = self.bots.get(bot_id)
             if house is not None:
@@ -629,21 +692,23 @@ class LadderService:
     def _start(self, pool: Pool, group: Group) -> bool:
         """Reserve the group's seats at once (so the next round does not give them again)
         and place the match on a referee in the background (``_play``)."""
-        plan = self._plan(pool, group)
+        plan = self._plan(pool.key, group.seats)
         if not self.fleet.can_place(plan):
             return False
+        self._reserve(Running(pool.key, group.seats), plan)
+        return True
+
+    def _reserve(self, running: Running, plan: MatchPlan) -> None:
         self._reservations += 1
         key = f"reserved-{self._reservations}"
-        running = Running(pool.key, group.seats)
         self.running[key] = running
-        for bot in group.seats:
+        for bot in running.seats:
             seeker = self.seekers.get(bot)
             if seeker is not None:
                 seeker.active.add(key)
             if self.submitted is not None and self.submitted.is_submitted(bot):
                 self.submitted.started(key, bot)
         self._background(self._play(key, running, plan))
-        return True
 
     async def _play(self, key: str, running: Running, plan: MatchPlan) -> None:
         """Place the match, tell its connected bots where to play it, wait for its end."""
@@ -653,12 +718,14 @@ class LadderService:
             log.warning("ladder match not started", pool=running.pool.label, reason=str(exc))
             # A referee that failed is left out (no busy loop); a plan no referee would play
             # is tried again at the next tick, not at once.
-            await self._release(key, running, wake=isinstance(exc, RefereeUnavailable))
+            await self._release(key, running, exc, wake=isinstance(exc, RefereeUnavailable))
             return
-        except Exception:  # a bug must not keep the bots reserved for good
+        except Exception as exc:  # a bug must not keep the bots reserved for good
             log.exception("ladder match not placed", pool=running.pool.label)
-            await self._release(key, running, wake=False)
+            await self._release(key, running, exc, wake=False)
             return
+        if running.placed is not None and not running.placed.done():
+            running.placed.set_result((slot, hosted))
         match_id = hosted.match_id
         running.slot, running.hosted = slot, hosted
         # Queued before anything can finish the match, so the writer stores it running first.
@@ -692,6 +759,7 @@ class LadderService:
                         setup=hosted.setup,
                         referee_address=slot.address,
                         referee_tls=slot.tls,
+                        unrated=running.unrated,
                     )
                 )
             )
@@ -710,9 +778,14 @@ class LadderService:
             self.fleet.release(slot)
         await self._finished(match_id, running, end)
 
-    async def _release(self, key: str, running: Running, wake: bool = True) -> None:
+    async def _release(
+        self, key: str, running: Running, error: Exception, wake: bool = True
+    ) -> None:
         """A reservation that could not be placed: its bots are free again."""
         self.running.pop(key, None)
+        self._challenge_over(running)
+        if running.placed is not None and not running.placed.done():
+            running.placed.set_exception(error)
         for bot in running.seats:
             seeker = self.seekers.get(bot)
             if seeker is not None:
@@ -727,17 +800,173 @@ class LadderService:
         slot, hosted = await self.fleet.place(plan)
         return hosted, lambda: self.fleet.release(slot)
 
+    # ------------------------------------------------------------------ challenges
+
+    async def set_accepts_challenges(self, bot: BotRecord, accept: bool) -> BotRecord:
+        made = await self.writer.call(registry.set_accepts_challenges, self.engine, bot.id, accept)
+        self.bots.put(made)
+        seeker = self.seekers.get(bot.id)
+        if seeker is not None:
+            seeker.bot = made
+        self.version += 1
+        return made
+
+    def challengeable(self, key: PoolKey) -> list[BotRecord]:
+        """The bots a challenge in ``key`` may name now: its house bots, and its active bots
+        that accept challenges and are online."""
+        found = []
+        for bot in self.bots.all(key.game):
+            if bot.status != "active" or not self._accepts(bot, key):
+                continue
+            if bot.id in self.house or (bot.accepts_challenges and self.online(bot.id)):
+                found.append(bot)
+        return found
+
+    async def challenge(self, ask: ChallengeAsk) -> ChallengeStarted:
+        """Start an unrated match as asked, once every challenged bot has a free slot (up
+        to ``challenges.wait_s``). Raises ``ChallengeError`` (``ChallengeLimited``,
+        ``ChallengeUnavailable``) naming the problem."""
+        key = ask.pool
+        if key not in self.pools:
+            raise ChallengeError(f"this ladder runs no pool {key.label}")
+        own = seat_order(key.players, ask.seat, ask.opponents, self._rng.randrange(key.players))
+        challenged = ask.challenged(self.house)
+        self._check_opponents(ask, challenged)
+        playing = [*challenged, *([ask.challenger.id] if ask.challenger else [])]
+        if len(self.running) >= self.settings.max_live_matches:
+            raise ChallengeLimited("the ladder is playing as many matches as it may; try later")
+        self.challenges.admit(ask.client, challenged, ask.person)
+        try:
+            person = await self._person_of(key) if ask.person else None
+            await self._wait_until_free(playing)
+            seats = list(ask.opponents)
+            seats.insert(own, person.id if person is not None else ask.challenger.id)  # type: ignore[union-attr]
+            settings = self.settings.challenges
+            plan = self._plan(
+                key,
+                seats,
+                settings.person_time if ask.person else None,
+                settings.person_reconnect_ms if ask.person else None,
+            )
+            if not self.fleet.can_place(plan):
+                raise ChallengeUnavailable("no referee of this ladder can play it now")
+        except BaseException:
+            self.challenges.done(ask.client, challenged, ask.person)
+            raise
+        placed: asyncio.Future[tuple[RefereeSlot, Hosted]] = (
+            asyncio.get_running_loop().create_future()
+        )
+        placed.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self._reserve(Running(key, tuple(seats), challenge=ask, placed=placed), plan)
+        try:
+            slot, hosted = await placed
+        except (RefereeUnavailable, CannotHost) as exc:
+            raise ChallengeUnavailable(f"the match could not be placed: {exc}") from None
+        log.info("challenge started", match=hosted.match_id, pool=key.label, by=ask.client)
+        return ChallengeStarted(
+            match_id=hosted.match_id,
+            seat=own,
+            ticket=hosted.tickets[own] if ask.person else "",
+            hosted=hosted,
+            slot=slot,
+            seat_names=tuple(seat.name for seat in plan.seats),
+            time_control=plan.settings.time_control,
+        )
+
+    def _check_opponents(self, ask: ChallengeAsk, challenged: Sequence[str]) -> None:
+        key = ask.pool
+        for bot_id in ask.opponents:
+            bot = self.bots.get(bot_id)
+            if bot is None or bot.status == "revoked" or bot.person:
+                raise ChallengeError(f"opponents: no bot {bot_id[:40]!r} on this ladder")
+            if not self._accepts(bot, key):
+                raise ChallengeError(f"opponents: bot {bot.name} does not play {key.label}")
+            if bot_id in self.house:
+                continue
+            if not bot.accepts_challenges:
+                raise ChallengeUnavailable(f"bot {bot.name} does not accept challenges")
+            if bot.status != "active":
+                raise ChallengeUnavailable(f"bot {bot.name} is {bot.status}")
+            if not self.online(bot_id):
+                raise ChallengeUnavailable(f"bot {bot.name} is not connected now")
+        if len(set(challenged)) != len(challenged):
+            raise ChallengeError("opponents: a bot other than a house bot takes one seat only")
+        challenger = ask.challenger
+        if challenger is not None:
+            if challenger.id in ask.opponents:
+                raise ChallengeError("opponents: a bot cannot challenge itself")
+            if challenger.status != "active" or not self._accepts(challenger, key):
+                raise ChallengeError(f"bot {challenger.name} may not play {key.label} here")
+            if challenger.id not in self.seekers:
+                raise ChallengeUnavailable(
+                    f"bot {challenger.name} must keep a Seek stream open to play its challenge"
+                )
+
+    async def _person_of(self, key: PoolKey) -> BotRecord:
+        found = self.people.get(key.game)
+        if found is None:
+            found = await self.writer.call(registry.person_bot, self.engine, key.game, key.variant)
+            self.people[key.game] = found
+            self.bots.put(found)
+        return found
+
+    async def _wait_until_free(self, bots: Sequence[str]) -> None:
+        """Until each of ``bots`` has a free slot; meanwhile none is given a ladder match."""
+        for bot in bots:
+            self.claimed[bot] = self.claimed.get(bot, 0) + 1
+        try:
+            deadline = time.monotonic() + self.settings.challenges.wait_s
+            while True:
+                busy = [b for b in bots if not self._free_slot(b)]
+                if not busy:
+                    return
+                gone = [b for b in busy if not self.online(b)]
+                if gone or time.monotonic() > deadline:
+                    names = ", ".join(self._name(b) for b in gone or busy)
+                    raise ChallengeUnavailable(
+                        f"{names}: not connected any more"
+                        if gone
+                        else f"{names}: busy for {self.settings.challenges.wait_s:.0f} s; "
+                        "try again later"
+                    )
+                await asyncio.sleep(0.05)
+        finally:
+            for bot in bots:
+                left = self.claimed.get(bot, 1) - 1
+                if left > 0:
+                    self.claimed[bot] = left
+                else:
+                    self.claimed.pop(bot, None)
+
+    def _free_slot(self, bot_id: str) -> bool:
+        seeker = self.seekers.get(bot_id)
+        if seeker is not None:
+            return seeker.free_slots > 0
+        return self.submitted is not None and self.submitted.free_slots(bot_id) > 0
+
+    def _name(self, bot_id: str) -> str:
+        bot = self.bots.get(bot_id)
+        return f"bot {bot.name}" if bot is not None else f"bot {bot_id}"
+
+    def _challenge_over(self, running: Running) -> None:
+        ask = running.challenge
+        if ask is not None:
+            self.challenges.done(ask.client, ask.challenged(self.house), ask.person)
+            self.challenges.forget_idle()
+
     # ------------------------------------------------------------------ results
 
     async def _finished(self, match_id: str, running: Running, end: MatchEnd) -> None:
         """Free the seats, store the result, tell each connected bot, rate it: the bot hears
         ``MatchEnded`` whatever else fails (a database error is logged with the match)."""
         result = end.result
-        rated = result.reason not in UNRATED and len(result.seats) == len(running.seats)
+        played = result.reason not in UNRATED and len(result.seats) == len(running.seats)
+        rated = played and not running.unrated
+        status = ("unrated" if running.unrated else "done") if played else "voided"
         outcomes = [
             SeatOutcome(
                 bot,
-                seat.rank if rated else 0,
+                seat.rank if played else 0,
                 seat.score,
                 seat.reason.name if seat.reason in FAILURES else "",
             )
@@ -748,7 +977,7 @@ class LadderService:
         failed = {outcome.bot_id for outcome in outcomes if outcome.failure}
         self._free(match_id, [bot for bot in running.seats if bot not in failed])
         try:  # before the others are freed, so that a bot paused by it gets no other match
-            await self._store(match_id, running, end, outcomes, rated)
+            await self._store(match_id, running, end, outcomes, status)
         except Exception as exc:
             rated = False  # not stored, so not rated: the table stays what the database says
             log.error(
@@ -760,6 +989,7 @@ class LadderService:
             await self.submitted.finished(match_id, running.seats, end.stderr_tails)
         # Live until here: once it is no longer running, the database has its end.
         del self.running[match_id]
+        self._challenge_over(running)
         self.version += 1
         self._free(match_id, running.seats)
         for index, outcome in enumerate(outcomes):
@@ -807,15 +1037,15 @@ class LadderService:
         running: Running,
         end: MatchEnd,
         outcomes: list[SeatOutcome],
-        rated: bool,
+        status: str,
     ) -> None:
-        replay = end.replay_json if rated else None
+        replay = end.replay_json if status != "voided" else None
 
         def write() -> tuple[list[str], list[BotRecord]]:
             paused = registry.finish_match(
                 self.engine,
                 match_id,
-                status="done" if rated else "voided",
+                status=status,
                 reason=end.result.reason.name,
                 decisions=end.decisions,
                 seats=outcomes,

@@ -80,6 +80,7 @@ def _row(row: lpb.LadderRow) -> dict[str, Any]:
         "online": row.online,
         "house": row.house,
         "status": row.status,
+        "accepts_challenges": row.accepts_challenges,
     }
 
 
