@@ -875,6 +875,9 @@ class LadderService:
 
     def _check_opponents(self, ask: ChallengeAsk, challenged: Sequence[str]) -> None:
         key = ask.pool
+        challenger = ask.challenger
+        if challenger is not None and challenger.id in ask.opponents:
+            raise ChallengeError("opponents: a bot cannot challenge itself")
         for bot_id in ask.opponents:
             bot = self.bots.get(bot_id)
             if bot is None or bot.status == "revoked" or bot.person:
@@ -891,10 +894,7 @@ class LadderService:
                 raise ChallengeUnavailable(f"bot {bot.name} is not connected now")
         if len(set(challenged)) != len(challenged):
             raise ChallengeError("opponents: a bot other than a house bot takes one seat only")
-        challenger = ask.challenger
         if challenger is not None:
-            if challenger.id in ask.opponents:
-                raise ChallengeError("opponents: a bot cannot challenge itself")
             if challenger.status != "active" or not self._accepts(challenger, key):
                 raise ChallengeError(f"bot {challenger.name} may not play {key.label} here")
             if challenger.id not in self.seekers:

@@ -3,7 +3,8 @@
 ``create_app(source)`` serves one ladder from the page's own process (``web.process``):
 ``source`` reads the database in threads and asks the ladder for its standings; the busiest
 answers are shared for a second (``cache.ResponseCache``); re-simulating a replay runs in a
-thread; live matches come from one shared Watch stream each (``live.LiveHub``). Every
+thread; live matches come from one shared Watch stream each (``live.LiveHub``); people play
+their seats through ``play`` and ``seats``. Every
 response carries headers that allow scripts, styles and images from this site only.
 """
 
@@ -23,10 +24,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tournament.ladder_service.web import api, pages
+from tournament.ladder_service.web import api, pages, play
 from tournament.ladder_service.web.cache import ResponseCache
 from tournament.ladder_service.web.frames import FrameCache
 from tournament.ladder_service.web.live import LiveHub, LiveLimits
+from tournament.ladder_service.web.seats import PersonSeats
 from tournament.ladder_service.web.source import LadderSource
 
 HERE = Path(__file__).parent
@@ -118,6 +120,13 @@ def create_app(
             Route("/api/matches/{match_id}", shared(api.match)),
             Route("/api/matches/{match_id}/frames", api.frames),
             Route("/api/matches/{match_id}/live", api.live),
+            Route("/play", play.new_game_page),
+            Route("/play/{key}", play.seat_page),
+            Route("/api/play/pools", shared(play.pools)),
+            Route("/api/play", play.start, methods=["POST"]),
+            Route("/api/play/{key}", play.seat_meta),
+            Route("/api/play/{key}/events", play.seat_events),
+            Route("/api/play/{key}/answer", play.answer, methods=["POST"]),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ],
         exception_handlers={HTTPException: _error},
@@ -128,5 +137,6 @@ def create_app(
     state.frames = FrameCache()
     state.frame_slots = asyncio.Semaphore(2)
     state.live = LiveHub(source.channel, source.relay_token, limits or LiveLimits(), referees_ca)
+    state.seats = PersonSeats(state.live.channel_for)
     app.add_middleware(SecurityHeaders)
     return app

@@ -109,7 +109,7 @@ def load_match(engine: Engine, match_id: str) -> tuple[MatchRow, dict[str, str],
     row = registry.match_row(engine, match_id)
     if row is None:
         raise LookupError(match_id)
-    replay = registry.replay_of(engine, row.id) if row.status == "done" else None
+    replay = registry.replay_of(engine, row.id) if row.status in ("done", "unrated") else None
     return row, _names(engine, [row]), replay
 
 
@@ -169,6 +169,9 @@ def bot_info(standings: Standings, bot: BotRecord, recent: MatchList) -> dict[st
         "status": bot.status,
         "house": bot.house,
         "online": bot.house or bot.id in standings.online,
+        "accepts_challenges": bot.accepts_challenges,
+        "challengeable": bot.status == "active"
+        and (bot.house or (bot.accepts_challenges and bot.id in standings.online)),
         "failures_in_row": bot.failures_in_row,
         "failures": dict(sorted(failures.items())),
         "counted_matches": len(matches),

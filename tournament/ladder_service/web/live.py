@@ -212,13 +212,16 @@ class LiveHub:
                 "--max-watchers-per-match); try again later",
             )
         if feed is None:
-            channel = self.channel if referee is None else self._channel_to(*referee)
-            feed = self.feeds[match_id] = LiveFeed(self, match_id, channel)
+            feed = self.feeds[match_id] = LiveFeed(self, match_id, self.channel_for(referee))
         viewer = Viewer(client, feed.catch_up())
         feed.join(viewer)  # at once: every later update goes to its queue, none is sent twice
         self.viewers += 1
         self.per_client[client] = self.per_client.get(client, 0) + 1
         return feed, viewer
+
+    def channel_for(self, referee: tuple[str, bool] | None) -> grpc.aio.Channel:
+        """The channel to a referee (its address and TLS; None: the ladder's own)."""
+        return self.channel if referee is None else self._channel_to(*referee)
 
     def _channel_to(self, address: str, tls: bool) -> grpc.aio.Channel:
         key = (address, tls)

@@ -121,6 +121,7 @@ async def _serve(config: WebConfig) -> None:
         try:
             await serve(app, sock, stop, lambda: _say({"ready": shown(sock)}))
         finally:
+            app.state.seats.close()
             await app.state.live.close()
             source.close()
             engine.dispose()

@@ -25,6 +25,7 @@ from sqlalchemy.engine import Engine
 from kassen.v1 import ladder_pb2 as lpb
 from kassen.v1 import ladder_pb2_grpc as lrpc
 from tournament.ladder_service.service import PoolKey
+from tournament.ladder_service.web.live import RELAY_KEY
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -108,6 +109,26 @@ class LadderUnavailable(RuntimeError):
     """The ladder did not answer (the page says so with 503)."""
 
 
+class ChallengeRefused(RuntimeError):
+    """The ladder did not start a person's game: ``status`` (HTTP) and the ladder's reason."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+#: The ladder's refusals as HTTP statuses.
+HTTP_STATUS = {
+    grpc.StatusCode.INVALID_ARGUMENT: 400,
+    grpc.StatusCode.PERMISSION_DENIED: 403,
+    grpc.StatusCode.NOT_FOUND: 404,
+    grpc.StatusCode.FAILED_PRECONDITION: 409,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
+}
+#: A challenge may wait for a busy bot (the ladder's challenges.wait_ms) before it answers.
+CHALLENGE_TIMEOUT_S = 120.0
+
+
 class LadderSource:
     """The database, the standings and the live matches, as the page's handlers use them."""
 
@@ -156,6 +177,18 @@ class LadderSource:
             raise LadderUnavailable(f"the ladder did not answer: {exc.details()}") from None
         self._standings = standings_from(response, asked_at)
         return self._standings
+
+    async def challenge(self, request: lpb.ChallengeRequest) -> lpb.ChallengeResponse:
+        """Ask the ladder for a person's game (``ChallengeRefused`` says why not)."""
+        metadata = ((RELAY_KEY, self.relay_token),) if self.relay_token else None
+        try:
+            response: lpb.ChallengeResponse = await self._ladder.Challenge(
+                request, metadata=metadata, timeout=CHALLENGE_TIMEOUT_S
+            )
+        except grpc.aio.AioRpcError as exc:
+            status = HTTP_STATUS.get(exc.code(), 503)
+            raise ChallengeRefused(status, exc.details() or exc.code().name) from None
+        return response
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
