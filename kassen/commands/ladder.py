@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from kassen.commands import ladder_submit
+from kassen.commands import ladder_challenge, ladder_submit
 from kassen.commands.credentials import add_token_flag, admin_token
 from kassen.commands.monitoring import add_load_report_flag, load_report_s
 from kassen.commands.watcher_flags import add_watcher_flags, watcher_limits
@@ -89,6 +89,11 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     register.add_argument("--owner", default=os.environ.get("USER", ""), help="who runs it")
     register.add_argument("--description", default="", help="a line about the bot")
     register.add_argument(
+        "--accepts-challenges",
+        action="store_true",
+        help="others may challenge it to unrated matches (kassen ladder challenges on|off)",
+    )
+    register.add_argument(
         "--address",
         default=DEFAULT_GRPC,
         help=f"the ladder's gRPC address (default {DEFAULT_GRPC})",
@@ -98,6 +103,7 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     register.set_defaults(run=run_register)
     ladder_submit.add_actions(actions)
+    ladder_challenge.add_actions(actions)
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -167,6 +173,7 @@ def run_register(args: argparse.Namespace) -> int:
         variant=args.variant,
         player_counts=counts,
         description=args.description,
+        accepts_challenges=args.accepts_challenges,
     )
     # The room for the token is taken on the disk before the ladder issues it (it is shown
     # once): a full disk refuses the registration here, not after it.

@@ -17,24 +17,26 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from kassen.commands.credentials import add_token_flag, admin_token, token_file
+from kassen.commands.credentials import add_token_flag, admin_token
+from kassen.commands.ladder_calls import (
+    DEFAULT_GRPC,
+    NoAnswer,
+    bot_flags,
+    bot_token,
+    call_ladder,
+)
 from kassen.errors import UsageError
 
 if TYPE_CHECKING:
     from kassen.v1 import ladder_pb2 as lpb
 
-DEFAULT_GRPC = "127.0.0.1:50061"
 #: Bytes per message: the ladder takes no message over 64 KiB.
 CHUNK = 32 * 1024
 #: Never packed: version control and Python's caches.
 ALWAYS_EXCLUDED = (".git", "__pycache__", ".mypy_cache", ".pytest_cache")
 FINAL_STATES = ("build_failed", "validation_failed", "ready")
-
-
-class NoAnswer(UsageError):
-    """The ladder could not be reached or did not answer in time."""
 
 
 def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,7 +48,7 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "builds it in its sandbox, plays a validation match, and then plays it on the ladder.",
     )
     submit.add_argument("folder", type=Path, help="the bot's folder, with kassen-bot.toml")
-    _bot_flags(submit)
+    bot_flags(submit)
     submit.add_argument("--note", default="", help="a line about this version (200 characters)")
     submit.add_argument(
         "--no-prepare", action="store_true", help="do not run the manifest's prepare step"
@@ -61,14 +63,14 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     submit.set_defaults(run=run_submit)
 
     listing = actions.add_parser("versions", help="the versions of your submitted bot")
-    _bot_flags(listing)
+    bot_flags(listing)
     _organiser_flag(listing)
     listing.set_defaults(run=run_versions)
 
     log = actions.add_parser(
         "log", help="a version's build and validation logs, or your bot's stderr in a match"
     )
-    _bot_flags(log)
+    bot_flags(log)
     _organiser_flag(log)
     which = log.add_mutually_exclusive_group(required=True)
     which.add_argument("--version", type=int, help="a version's build and validation logs")
@@ -83,17 +85,6 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     pin.set_defaults(run=run_pin)
 
 
-def _bot_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--token-file", required=True, help="the bot's token (from kassen ladder register)"
-    )
-    parser.add_argument(
-        "--address",
-        default=DEFAULT_GRPC,
-        help=f"the ladder's gRPC address (default {DEFAULT_GRPC})",
-    )
-
-
 def _organiser_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bot", default="", metavar="BOT_ID", help="another bot's (with the organiser token)"
@@ -103,7 +94,7 @@ def _organiser_flag(parser: argparse.ArgumentParser) -> None:
 def run_submit(args: argparse.Namespace) -> int:
     from kassen.commands.match_submissions import prepare, read_folder
 
-    token = _token(args)
+    token = bot_token(args)
     folder: Path = args.folder
     manifest = read_folder(folder, "" if not folder.is_dir() else f"{folder}: ")
     if not args.no_prepare:
@@ -114,7 +105,7 @@ def run_submit(args: argparse.Namespace) -> int:
         size = archive.stat().st_size
         digest = hashlib.sha256(archive.read_bytes()).hexdigest()
         print(f"packed {files} files: {size / 1e6:.1f} MB, sha256 {digest[:16]}…", file=sys.stderr)
-        answer = _call(
+        answer = call_ladder(
             args.address,
             token,
             lambda stub, md: stub.SubmitBot(
@@ -192,7 +183,7 @@ def _follow(args: argparse.Namespace, token: str, number: int) -> int:
 def _version(address: str, token: str, number: int) -> lpb.BotVersion:
     from kassen.v1 import ladder_pb2 as lpb
 
-    answer = _call(
+    answer = call_ladder(
         address,
         token,
         lambda stub, md: stub.ListVersions(lpb.ListVersionsRequest(), metadata=md, timeout=30),
@@ -208,8 +199,8 @@ def _version(address: str, token: str, number: int) -> lpb.BotVersion:
 def run_versions(args: argparse.Namespace) -> int:
     from kassen.v1 import ladder_pb2 as lpb
 
-    token = _token(args)
-    answer = _call(
+    token = bot_token(args)
+    answer = call_ladder(
         args.address,
         token,
         lambda stub, md: stub.ListVersions(
@@ -230,9 +221,9 @@ def run_versions(args: argparse.Namespace) -> int:
 def run_log(args: argparse.Namespace) -> int:
     from kassen.v1 import ladder_pb2 as lpb
 
-    token = _token(args)
+    token = bot_token(args)
     request = lpb.GetBotLogRequest(bot_id=args.bot, version=args.version or 0, match_id=args.match)
-    answer = _call(
+    answer = call_ladder(
         args.address,
         token,
         lambda stub, md: stub.GetBotLog(request, metadata=md, timeout=30),
@@ -258,7 +249,7 @@ def run_pin(args: argparse.Namespace) -> int:
         raise UsageError("version must be 0 (unpin) or a version number")
     token = admin_token(args.admin_token_file)
     request = lpb.PinVersionRequest(bot_id=args.bot_id, version=args.version)
-    answer = _call(
+    answer = call_ladder(
         args.address,
         token,
         lambda stub, md: stub.PinVersion(request, metadata=md, timeout=30),
@@ -269,30 +260,3 @@ def run_pin(args: argparse.Namespace) -> int:
         f"{bot.name}: playing version {bot.playing_version}" + (" (pinned)" if bot.pinned else "")
     )
     return 0
-
-
-def _token(args: argparse.Namespace) -> str:
-    token = token_file("--token-file", args.token_file)
-    assert token is not None
-    return token
-
-
-def _call(address: str, token: str | None, call: Any, what: str) -> Any:
-    import grpc
-
-    from kassen.v1 import ladder_pb2_grpc as lrpc
-
-    if ":" not in address:
-        raise UsageError(f"--address must be host:port, not {address!r}")
-    metadata = (("authorization", f"Bearer {token}"),) if token else ()
-    with grpc.insecure_channel(address) as channel:
-        try:
-            return call(lrpc.LadderStub(channel), metadata)
-        except grpc.RpcError as exc:
-            code = exc.code().name if hasattr(exc, "code") else "ERROR"
-            details = exc.details() if hasattr(exc, "details") else str(exc)
-            if code == "UNAVAILABLE":
-                raise NoAnswer(f"cannot reach the ladder at {address}: {details}") from None
-            if code == "DEADLINE_EXCEEDED":
-                raise NoAnswer(f"the ladder at {address} did not answer in time") from None
-            raise UsageError(f"the ladder refused {what} ({code}): {details}") from None

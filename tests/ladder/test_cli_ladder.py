@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -280,3 +281,64 @@ def test_an_unreachable_ladder_is_said_with_each_retry(tmp_path: Path) -> None:
         code = bot.wait(30)
     assert code == 130
     assert retries[0] <= 0.3 and retries[3] >= 0.9, retries  # 0.125-0.25 s, then 1-2 s
+
+
+def test_challenges_from_the_command_line(tmp_path: Path) -> None:
+    """An author turns challenges on at registration, another challenges that bot while
+    both are connected; turned off, the next challenge is refused in one line."""
+    server, address, lines = start_ladder(tmp_path)
+    bots: list[subprocess.Popen[str]] = []
+    try:
+        keen = tmp_path / "keen.token"
+        done = subprocess.run(
+            [*KASSEN, "ladder", "register", "keen", "--game", "rumble-nation"]
+            + ["--accepts-challenges", "--address", address, "--token-file", str(keen)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        asker = register(address, "asker", tmp_path / "asker.token")
+        for token in (keen, asker):
+            bots.append(
+                subprocess.Popen(
+                    [*KASSEN, "bot", "ladder", "random", "--address", address]
+                    + ["--token-file", str(token)],
+                    stderr=subprocess.DEVNULL,
+                    text=True,
+                )
+            )
+        challenge = [*KASSEN, "ladder", "challenge", "keen", "--game", "rumble-nation"]
+        challenge += ["--address", address, "--token-file", str(asker)]
+        started = None
+        for _ in range(60):  # until both bots are connected
+            started = subprocess.run(challenge, capture_output=True, text=True, timeout=150)
+            waiting = "not connected" in started.stderr or "Seek stream open" in started.stderr
+            if not waiting:
+                break
+            time.sleep(0.2)
+        assert started is not None and started.returncode == 0, started.stderr
+        assert re.fullmatch(
+            r"challenge \w+ started \(unrated\): (keen, asker|asker, keen); your bot plays "
+            r"seat [12] through its Seek stream",
+            started.stdout.strip(),
+        ), started.stdout
+        off = subprocess.run(
+            [*KASSEN, "ladder", "challenges", "off", "--address", address]
+            + ["--token-file", str(keen)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert off.returncode == 0 and off.stdout.strip() == "keen does not accept challenges"
+        refused = subprocess.run(challenge, capture_output=True, text=True, timeout=150)
+        assert refused.returncode == 2
+        assert "does not accept challenges" in refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    finally:
+        for bot in bots:
+            bot.terminate()
+            bot.wait(30)
+        server.send_signal(signal.SIGTERM)
+        server.wait(30)
+    assert "Traceback" not in "".join(lines)
