@@ -225,3 +225,48 @@ def test_bad_referees_flags_are_named(specs: list[str], message: str) -> None:
 def test_the_referees_flag_replaces_the_files_lists() -> None:
     parsed = parse_referees(["h1:1,ray:auto", "h2:2"], default_settings().referees)
     assert (parsed.addresses, parsed.ray) == (("h1:1", "h2:2"), "auto")
+
+
+def test_challenge_limits_default_and_a_file_sets_them(tmp_path: Path) -> None:
+    defaults = default_settings().challenges
+    assert (defaults.per_client_at_once, defaults.people_at_once, defaults.per_bot_at_once) == (
+        2,
+        8,
+        1,
+    )
+    settings = load_settings(
+        write(
+            tmp_path,
+            """
+[challenges]
+per_client_at_once = 1
+per_client_per_hour = 5
+per_bot_at_once = 3
+people_at_once = 4
+wait_ms = 2000
+person_decision_ms = 90000
+person_bank_ms = 0
+person_reconnect_ms = 5000
+""",
+        )
+    ).challenges
+    assert (settings.per_client_at_once, settings.per_client_per_hour) == (1, 5)
+    assert (settings.per_bot_at_once, settings.people_at_once, settings.wait_s) == (3, 4, 2.0)
+    assert (settings.person_time.decision_ms, settings.person_time.bank_ms) == (90_000, 0)
+    assert settings.person_reconnect_ms == 5000
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[challenges]\npeople_at_once = -1\n", "challenges.people_at_once must be a whole"),
+        ("[challenges]\nperson_decision_ms = 10\n", "challenges.person_decision_ms must be"),
+        ('[challenges]\nwait_ms = "soon"\n', "challenges.wait_ms must be a whole number"),
+        ("[challenges]\npeople = 3\n", "did you mean 'people_at_once'"),
+        ("challenges = true\n", "[challenges] must be a table"),
+    ],
+)
+def test_challenge_mistakes_name_the_key(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(LadderConfigError) as error:
+        load_settings(write(tmp_path, text))
+    assert message in str(error.value) and "\n" not in str(error.value)
