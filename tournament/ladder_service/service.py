@@ -687,7 +687,7 @@ class LadderService:
                 # Results name the seat by the bot's name on the ladder, not the name its
                 # program gives itself when it joins.
                 seats.append(SeatPlan(record.name if record is not None else bot_id))
-        return MatchPlan(settings, tuple(seats))
+        return MatchPlan(settings, _told_apart(seats))
 
     def _start(self, pool: Pool, group: Group) -> bool:
         """Reserve the group's seats at once (so the next round does not give them again)
@@ -1133,6 +1133,17 @@ class LadderService:
         return sum(
             pool.log.played.get(bot_id, 0) for key, pool in self.pools.items() if key.game == game
         )
+
+
+def _told_apart(seats: Sequence[SeatPlan]) -> tuple[SeatPlan, ...]:
+    """Seats named alike (a house bot in several seats of a challenge) numbered from the
+    second on ("house-greedy #2"), so results and the page can tell them apart."""
+    seen: dict[str, int] = {}
+    named = []
+    for seat in seats:
+        count = seen[seat.name] = seen.get(seat.name, 0) + 1
+        named.append(seat if count == 1 else replace(seat, name=f"{seat.name} #{count}"))
+    return tuple(named)
 
 
 def known_pools(games: Sequence[str]) -> list[PoolKey]:

@@ -115,7 +115,7 @@ def load_match(engine: Engine, match_id: str) -> tuple[MatchRow, dict[str, str],
 
 def load_bot(engine: Engine, bot_id: str) -> BotRecord | None:
     bot = registry.bot_by_id(engine, bot_id)
-    return bot if bot is not None and bot.status != "revoked" else None
+    return bot if bot is not None and bot.status != "revoked" and not bot.person else None
 
 
 def load_history(engine: Engine, bot: BotRecord) -> list[dict[str, Any]]:
@@ -223,6 +223,8 @@ def match_info(live: frozenset[str], row: MatchRow, names: dict[str, str]) -> di
                 "seat": seat,
                 "bot_id": s.bot_id,
                 "name": names.get(s.bot_id, s.bot_id[:8]),
+                # A person's seat has no bot page (the name no bot can register).
+                "person": names.get(s.bot_id) == registry.PERSON_NAME,
                 "rank": s.rank,
                 "score": s.score,
                 "failure": s.failure,

@@ -83,10 +83,7 @@
   function markPlaces() {
     const named = new Set(placesByOption().flat());
     boards.markPlaces(board, [...named], pick);
-    if (place) {
-      const chosen = board.querySelector(`[data-place="${CSS.escape(place)}"]`);
-      if (chosen) chosen.classList.add("selected");
-    }
+    boards.select(board, place);
   }
 
   function pick(id) {
@@ -196,7 +193,7 @@
     addEvents(over.events || []);
     if (view) {
       boards.draw(meta, view, { board, panel, own: meta.seat });
-      boards.markPlaces(board, [], () => {});
+      boards.markPlaces(board, [], null);
     }
     const result = el("div", "result-box", null);
     el("h2", "", result, "Result");
