@@ -13,7 +13,10 @@ history points), ``--bots`` connected bots playing house bots all along, in thre
    matches, a house bot's page, history and matches, the front page, the ladder, replay
    frames), half of the requests with a query no cache has seen;
 3. watchers: ``--watchers`` gRPC spectators on the ladder's live matches (a new match when
-   one ends), all from this host (the per-caller limit raised to let them in).
+   one ends), all from this host (the per-caller limit raised to let them in);
+4. people: ``--people`` scripted people on the page (the most the ladder lets play at once),
+   each playing game after game against a greedy house bot and answering every decision as
+   soon as it comes.
 
 Reported per phase, from the ladder's own ``referee_load`` lines (one a second): the
 decisions' server time p99 (median of the seconds, and the worst second), the loop's lag p99
@@ -81,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", type=int, default=6)
     parser.add_argument("--hammers", type=int, default=2)
     parser.add_argument("--watchers", type=int, default=200)
+    parser.add_argument("--people", type=int, default=8)
     args = parser.parse_args(argv)
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as folder:
@@ -100,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             "quiet": [],
             "web": [("web", url, paths)] * args.hammers,
             "watchers": [("watch", ladder.address, [str(args.watchers)])],
+            "people": [("people", url, [str(args.people)])],
         }
         figures = {}
         try:
@@ -121,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{f['visitors']}"
         )
     quiet = figures["quiet"]["worst_stall_ms"]
-    for name in ("web", "watchers"):
+    for name in ("web", "watchers", "people"):
         ratio = figures[name]["worst_stall_ms"] / max(quiet, 0.001)
         print(f"worst stall, {name} / quiet: {ratio:.2f}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")

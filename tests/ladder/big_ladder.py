@@ -35,6 +35,11 @@ bank_ms = 0
 join_timeout_ms = 20000
 max_live_matches = 100
 
+[challenges]
+per_client_at_once = 8
+per_client_per_hour = 100000
+people_at_once = 8
+
 [[ladder.house]]
 name = "house-greedy"
 policy = "greedy"

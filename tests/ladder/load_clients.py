@@ -3,6 +3,7 @@
     python -m tests.ladder.load_clients bots ADDRESS SECONDS TOKEN...
     python -m tests.ladder.load_clients web URL SECONDS PATH...
     python -m tests.ladder.load_clients watch ADDRESS SECONDS COUNT
+    python -m tests.ladder.load_clients people URL SECONDS COUNT
 
 ``bots``: each token a connected bot (Seek, then every assignment played at once by a random
 bot); prints one JSON line: per bot its assignments, its MatchEnded messages and the reasons
@@ -10,8 +11,11 @@ its own seat ended with. ``web``: loops over the paths as fast as the page answe
 requests at a time) until SECONDS have passed; prints the count of answers per status.
 ``watch``: COUNT spectators, each watching a live match (``Referee/Watch``, as any gRPC
 client may) and another when it ends; prints how many watches were answered, refused and
-how many messages came. The web clients and spectators run at a lower priority: they stand
-for visitors on other machines, whose CPU would not be the ladder's.
+how many messages came. ``people``: COUNT scripted people on the page, each starting a game
+against a house bot of the first pool and answering every decision as soon as it comes, one
+game after another; prints the games, decisions and refusals. The web clients, spectators and
+people run at a lower priority: they stand for visitors on other machines, whose CPU would not
+be the ladder's.
 """
 
 from __future__ import annotations
@@ -145,12 +149,53 @@ async def watch(address: str, seconds: float, count: list[str]) -> dict[str, Any
     return dict(found)
 
 
+async def people(url: str, seconds: float, count: list[str]) -> dict[str, Any]:
+    import httpx
+
+    deadline = time.monotonic() + seconds
+    found: Counter[str] = Counter()
+
+    async def person(client: httpx.AsyncClient, pool: dict[str, Any]) -> None:
+        house = [o["bot_id"] for o in pool["opponents"] if o["house"]]
+        ask = {
+            "game": pool["game"],
+            "variant": pool["variant"],
+            "players": pool["players"],
+            "opponents": house[: pool["players"] - 1],
+        }
+        while time.monotonic() < deadline:
+            made = await client.post("/api/play", json=ask)
+            if made.status_code != 200:
+                found[f"refused {made.status_code}"] += 1
+                await asyncio.sleep(0.5)
+                continue
+            key = made.json()["url"].rsplit("/", 1)[-1]
+            async with client.stream("GET", f"/api/play/{key}/events") as stream:
+                kind = ""
+                async for line in stream.aiter_lines():
+                    if line.startswith("event:"):
+                        kind = line[6:].strip()
+                    elif line.startswith("data:") and kind == "decision":
+                        request = json.loads(line[5:])["request_id"]
+                        answer = {"request_id": request, "option": 0}
+                        await client.post(f"/api/play/{key}/answer", json=answer)
+                        found["decisions"] += 1
+                    elif line.startswith("data:") and kind in ("over", "gone"):
+                        found[f"games {kind}"] += 1
+                        break
+
+    async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+        pools = (await client.get("/api/play/pools")).json()["pools"]
+        await asyncio.gather(*(person(client, pools[0]) for _ in range(int(count[0]))))
+    return dict(found)
+
+
 def main() -> None:
     role, target, seconds, *rest = sys.argv[1:]
     if role != "bots":
         # Visitors stand for other machines: their CPU here must not be the ladder's.
         os.nice(10)
-    run = {"bots": bots, "web": web, "watch": watch}[role]
+    run = {"bots": bots, "web": web, "watch": watch, "people": people}[role]
     print(json.dumps(asyncio.run(run(target, float(seconds), rest))), flush=True)
 
 
