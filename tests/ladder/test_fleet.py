@@ -288,6 +288,53 @@ def test_the_page_shows_a_remote_match_live_from_its_referee(tmp_path: Path) -> 
     asyncio.run(scenario())
 
 
+def test_a_persons_game_is_played_on_the_remote_referee(tmp_path: Path) -> None:
+    """The page's process plays a person's seat where the match is hosted."""
+
+    async def scenario() -> dict[str, Any]:
+        engine = connect(f"sqlite:///{tmp_path / 'ladder.sqlite'}")
+        async with running_server("127.0.0.1:0") as remote:
+            referees = [RemoteReferee(remote.address, None)]
+            async with (
+                running_ladder(engine, REMOTE_ONLY, remote=referees) as service,
+                web_of(service) as page,
+                httpx.AsyncClient(base_url=f"http://{page.address}", timeout=60) as http,
+            ):
+                (house,) = service.house
+                made = await http.post(
+                    "/api/play",
+                    json={
+                        "game": POOL.game,
+                        "variant": POOL.variant,
+                        "players": 2,
+                        "opponents": [house],
+                    },
+                )
+                assert made.status_code == 200, made.text
+                assert made.json()["match_id"] in remote.matches
+                key = made.json()["url"].rsplit("/", 1)[-1]
+                async with http.stream("GET", f"/api/play/{key}/events") as stream:
+                    kind = ""
+                    async for line in stream.aiter_lines():
+                        if line.startswith("event: "):
+                            kind = line[7:]
+                        elif line.startswith("data: ") and kind == "decision":
+                            request = json.loads(line[6:])["request_id"]
+                            sent = await http.post(
+                                f"/api/play/{key}/answer",
+                                json={"request_id": request, "option": 0},
+                            )
+                            assert sent.status_code == 204
+                        elif line.startswith("data: ") and kind == "over":
+                            over: dict[str, Any] = json.loads(line[6:])
+                            return over
+        raise AssertionError("the person's game did not end")
+
+    over = asyncio.run(scenario())
+    assert over["reason"] == "RESULT_REASON_COMPLETED"
+    assert {s["rank"] for s in over["seats"]} <= {1, 2}
+
+
 async def _live_updates(http: httpx.AsyncClient, match_id: str) -> list[tuple[str, Any]]:
     """Every Server-Sent Event of the page's live view of ``match_id`` (the page may not
     know the match for its first second: its standings are cached)."""
