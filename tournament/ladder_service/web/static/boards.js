@@ -16,10 +16,10 @@
 //   into the element `panel`, replacing what they held. `own` (optional): the seat whose own
 //   observation `view` is; the panel then ends with a section.own-view headed "Your seat"
 //   holding that seat's private information (facts labelled "Your ..."): Rumble Nation its
-//   daimyo card and the draft cards it saw; Root its hand (ul.hand, li.card[data-card]),
+//   daimyo card, the draft cards it saw (and the display while it drafts); Root its hand (ul.hand, li.card[data-card]),
 //   items, crafted cards and faction board; Gnomeville its bag, pile, drawn tile, share,
-//   gnomes and steps, with its town drawn first and larger. Without `own` nothing private is
-//   drawn, whatever the view holds.
+//   gnomes and steps, with its town drawn first and larger; its line in the seats list has
+//   class "own". Without `own` nothing private is drawn, whatever the view holds.
 //   Every place drawn is a <g> with data-place: "area:<id>" (Rumble Nation), "clearing:<n>"
 //   (Root), "space:<i>" (Gnomeville, i = row*5+column, 0..24: the own town's spaces only, so
 //   only when `own` is given). Each also has data-label, a name for people.
@@ -28,8 +28,8 @@
 // KassenBoards.markPlaces(boardElement, placeIds, onPick)
 //   Marks the listed places pickable (class "pickable", tabindex 0, role button, aria-label)
 //   and unmarks all others; a click, Enter or Space on a marked place calls onPick(placeId).
-//   A new call replaces the previous marking and callback (one delegated listener per board
-//   element, added once). markPlaces(board, [], null) clears it. Redrawing the board drops
+//   A new call replaces the previous marking and callback (one delegated handler per board
+//   element, for click and keydown, added once). markPlaces(board, [], null) clears it. Redrawing the board drops
 //   the marking: mark again after draw.
 // KassenBoards.select(boardElement, placeId)
 //   Class "selected" on that place only (null: on none).
