@@ -18,8 +18,8 @@
 //   holding that seat's private information (facts labelled "Your ..."): Rumble Nation its
 //   daimyo card, the draft cards it saw (and the display while it drafts); Root its hand (ul.hand, li.card[data-card]),
 //   items, crafted cards and faction board; Gnomeville its bag, pile, drawn tile, share,
-//   gnomes and steps, with its town drawn first and larger; its line in the seats list has
-//   class "own". Without `own` nothing private is drawn, whatever the view holds.
+//   gnomes and steps, with its town drawn first and larger (Rumble Nation and Root: its line
+//   in the seats list has class "own"). Without `own` nothing private is drawn, whatever the view holds.
 //   Every place drawn is a <g> with data-place: "area:<id>" (Rumble Nation), "clearing:<n>"
 //   (Root), "space:<i>" (Gnomeville, i = row*5+column, 0..24: the own town's spaces only, so
 //   only when `own` is given). Each also has data-label, a name for people.
