@@ -159,6 +159,7 @@ def wait_for_turn(page: Page, answered: str, timeout: float = 60) -> str:
 def play_a_game(page: Page, rng: random.Random, shots: Path, name: str) -> int:
     """Click through the whole game; returns how many decisions the person made."""
     answered = ""
+    pictured = False
     for made in range(MAX_DECISIONS):
         state = wait_for_turn(page, answered)
         if state != "deciding":
@@ -168,6 +169,9 @@ def play_a_game(page: Page, rng: random.Random, shots: Path, name: str) -> int:
         if made == 2:
             screenshots(page, shots, f"{name}-playing")
         places = page.locator("#board [data-place].pickable")
+        if places.count() and not pictured:
+            pictured = True  # a decision whose places are marked on the board
+            page.screenshot(path=str(shots / f"{name}-places-wide.png"), full_page=True)
         if places.count() and rng.random() < 0.4:
             places.nth(rng.randrange(places.count())).click()
             state, still = state_of(page)
@@ -208,6 +212,8 @@ def test_a_person_plays_a_whole_game_in_the_browser(
         assert result.locator("li").count() == pool.players
         assert "(you)" in result.inner_text()
         assert "Unrated" in result.inner_text()
+        # The board then shows the final position, from the finished match's public replay.
+        page.wait_for_selector("#play[data-final='1']", timeout=30_000)
         screenshots(page, artifacts, f"{name}-result")
         seat = int(page.locator("#play").get_attribute("data-seat") or "-1")
         match_link = result.locator("a").get_attribute("href") or ""

@@ -210,6 +210,26 @@
     choices.replaceChildren(result);
     clockText.textContent = "";
     setState("over", `Game over: ${pretty(over.reason.replace(/^RESULT_REASON_/, "").toLowerCase())}`);
+    drawFinalPosition(over.match_id);
+  }
+
+  // The board at the end: the others moved after this seat's last decision. Once the match
+  // is recorded its replay is public, and its last frame (the public view) is drawn.
+  async function drawFinalPosition(matchId) {
+    const base = `/api/matches/${encodeURIComponent(matchId)}`;
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const found = await fetch(base).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+      if (found && found.replay && found.frames) {
+        const last = found.frames - 1;
+        const body = await fetch(`${base}/frames?start=${last}&count=1`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+        if (body && body.frames.length) {
+          boards.draw(meta, body.frames[0].view, { board, panel });
+          root.dataset.final = "1";
+        }
+        return;
+      }
+      await new Promise((done) => setTimeout(done, 500));
+    }
   }
 
   function connect() {

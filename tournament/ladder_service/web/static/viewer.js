@@ -92,7 +92,7 @@
   function render(frame, label, last) {
     window.KassenBoards.draw(meta, frame.view, { board, panel });
     if (meta.game === "root") colourSeatsByFaction(frame.view.players);
-    if (last && meta.status === "done") drawResult(frame.view);
+    if (last && (meta.status === "done" || meta.status === "unrated")) drawResult(frame.view);
     renderEvents(frame.events);
     stepText.textContent = label;
   }
