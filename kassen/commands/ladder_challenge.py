@@ -18,7 +18,9 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     toggle = actions.add_parser(
         "challenges", help="whether others may challenge your bot to unrated matches"
     )
-    toggle.add_argument("state", choices=("on", "off"))
+    toggle.add_argument(
+        "state", choices=("on", "off"), help="on: accept challenges; off: refuse them"
+    )
     bot_flags(toggle)
     toggle.set_defaults(run=run_toggle)
 

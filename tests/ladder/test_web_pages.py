@@ -634,10 +634,15 @@ def test_a_running_match_is_watched_live(ladder: Ladder, http: httpx.Client) -> 
 
 
 async def first_running(service: LadderService) -> str:
+    """A running match of the pool, once the database has it (the page reads it there: its
+    start is written by the ladder's writer thread a moment after the match starts)."""
     for _ in range(400):
         for match_id, running in service.running.items():
             if running.pool == RUMBLE and running.hosted is not None:
-                return match_id
+                for _ in range(400):
+                    if await service.writer.call(registry.match_row, service.engine, match_id):
+                        return match_id
+                    await asyncio.sleep(0.02)
         await asyncio.sleep(0.02)
     raise AssertionError("no match started")
 
