@@ -228,14 +228,13 @@ async def root_contest(ladder: Ladder, seed: int) -> None:
 
 async def settled(service: LadderService) -> None:
     """Wait until the service has recorded every match that ended, refitted every pool over
-    all of them and written the history points of those fits (its own tasks do)."""
+    all of them (a fit that began after every result, whether it succeeded or not) and
+    written the history points of those fits (its own tasks do)."""
     for _ in range(400):
-        refitted = all(
-            pool.refitter.covered >= len(pool.log.entries) for pool in service.pools.values()
-        )
-        if not service.running and refitted:
+        if not service.running:
             break
         await asyncio.sleep(0.05)
+    await asyncio.gather(*(pool.refitter.refit() for pool in service.pools.values()))
     for _ in range(3):  # the history points' writes are queued by tasks of their own
         await asyncio.sleep(0.05)
         await service.writer.call(lambda: None)
@@ -592,7 +591,7 @@ class SlowBot(AsyncBot):
         self.inner = RandomBot(7)
 
     async def choose_async(self, request: Request) -> int:
-        await asyncio.sleep(0.15)
+        await asyncio.sleep(0.05)
         return self.inner.choose(request)
 
 
