@@ -9,7 +9,8 @@ body, and every Server-Sent Event through the DevTools protocol) and checked aga
 stored replay: each decision's view is exactly the seat's own observation at that moment,
 and neither the seed, nor the salt, nor any event private to another seat appears anywhere. Screenshots at desktop and phone sizes are written to
 $KASSEN_TEST_ARTIFACTS/play-screenshots (default: a temporary folder; the path is printed),
-and no page is wider than the window. Last, the Python example bot, connected and accepting
+and no page is wider than the window. A reload in the middle of a game rejoins the seat with
+the same decision offered. Last, the Python example bot, connected and accepting
 challenges, is challenged from its bot page and the game is shown unrated.
 """
 
@@ -156,8 +157,10 @@ def wait_for_turn(page: Page, answered: str, timeout: float = 60) -> str:
     raise AssertionError(f"no turn within {timeout} s (state {state_of(page)})")
 
 
-def play_a_game(page: Page, rng: random.Random, shots: Path, name: str) -> int:
-    """Click through the whole game; returns how many decisions the person made."""
+def play_a_game(page: Page, rng: random.Random, shots: Path, name: str, reload_at: int = -1) -> int:
+    """Click through the whole game; returns how many decisions the person made. At
+    decision ``reload_at`` the page is reloaded first: the seat is rejoined and the same
+    decision offered again."""
     answered = ""
     pictured = False
     for made in range(MAX_DECISIONS):
@@ -166,6 +169,12 @@ def play_a_game(page: Page, rng: random.Random, shots: Path, name: str) -> int:
             assert state == "over", page.locator("#status").inner_text()
             return made
         _, request = state_of(page)
+        if made == reload_at:
+            offered = page.locator("#choices button.option").all_inner_texts()
+            page.reload()
+            assert wait_for_turn(page, "") == "deciding"
+            assert state_of(page) == ("deciding", request)
+            assert page.locator("#choices button.option").all_inner_texts() == offered
         if made == 2:
             screenshots(page, shots, f"{name}-playing")
         places = page.locator("#board [data-place].pickable")
@@ -206,7 +215,8 @@ def test_a_person_plays_a_whole_game_in_the_browser(
             screenshots(page, artifacts, "new-game")
         page.locator("#start").click()
         page.wait_for_url("**/play/*")
-        made = play_a_game(page, random.Random(zlib.crc32(name.encode())), artifacts, name)
+        rng = random.Random(zlib.crc32(name.encode()))
+        made = play_a_game(page, rng, artifacts, name, reload_at=3 if pool == RUMBLE_2 else -1)
         assert made >= 1
         result = page.locator("#choices .result-box")
         assert result.locator("li").count() == pool.players
