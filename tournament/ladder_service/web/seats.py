@@ -25,7 +25,7 @@ import asyncio
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,8 @@ from tournament.ladder_service.web.live import sse
 
 log = structlog.get_logger("kassen.web")
 
+#: A referee's address and whether it speaks TLS.
+Referee = tuple[str, bool]
 #: Seats remembered at once (a finished game's seat is kept to show its result on reload).
 MAX_SEATS = 2000
 #: How long a seat is remembered after it was made.
@@ -74,7 +76,7 @@ class PersonSeat:
     seat: int
     ticket: str
     #: The referee hosting the match (None: the ladder's own).
-    referee: tuple[str, bool] | None
+    referee: Referee | None
     game: str
     variant: str
     players: int
@@ -102,7 +104,7 @@ class PersonSeat:
 class PersonSeats:
     """Every person's seat this process holds."""
 
-    def __init__(self, channel_for: Any) -> None:
+    def __init__(self, channel_for: Callable[[Referee | None], grpc.aio.Channel]) -> None:
         """``channel_for(referee)``: the gRPC channel to a referee (None: the ladder's own)."""
         self._channel_for = channel_for
         self._seats: OrderedDict[str, PersonSeat] = OrderedDict()
