@@ -591,7 +591,7 @@ class SlowBot(AsyncBot):
         self.inner = RandomBot(7)
 
     async def choose_async(self, request: Request) -> int:
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.15)
         return self.inner.choose(request)
 
 
