@@ -39,6 +39,30 @@ def pytest_configure(config: pytest.Config) -> None:
     sigint_as_in_a_terminal()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` with ``KASSEN_WORKERS_PER_CORE`` set: that many pytest-xdist workers per core.
+
+    Most quick tests wait rather than compute (gRPC on loopback, bot subprocesses, paced
+    clocks), so one worker per core leaves the cores half idle; tox's quick suite asks for two
+    per core. Without the variable (or with ``PYTEST_XDIST_AUTO_NUM_WORKERS``) pytest-xdist
+    decides as usual.
+    """
+    per_core = os.environ.get("KASSEN_WORKERS_PER_CORE")
+    if not per_core or os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    try:
+        factor = int(per_core)
+    except ValueError:
+        raise pytest.UsageError(
+            f"KASSEN_WORKERS_PER_CORE must be a whole number, not {per_core!r}"
+        ) from None
+    if factor < 1:
+        raise pytest.UsageError(f"KASSEN_WORKERS_PER_CORE must be at least 1, not {factor}")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return factor * (cores or 1)
+
+
 def sigint_as_in_a_terminal() -> None:
     """Handle SIGINT in the test process even when it was started with SIGINT ignored.
 
