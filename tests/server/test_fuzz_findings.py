@@ -45,16 +45,34 @@ def test_an_error_log_line_carries_its_traceback() -> None:
     before = structlog.get_config()
     written = io.StringIO()
     try:
-        with contextlib.redirect_stderr(written):
-            configure("info")  # its logger writes to the stderr of this moment: ``written``
-        try:
-            raise ZeroDivisionError("boom")
-        except ZeroDivisionError:
-            structlog.get_logger("test").exception("failed")
+        configure("info")
+        with contextlib.redirect_stderr(written):  # lines go to the stderr of their moment
+            try:
+                raise ZeroDivisionError("boom")
+            except ZeroDivisionError:
+                structlog.get_logger("test").exception("failed")
     finally:
         structlog.configure(**before)  # later tests in this process log as before
     line = json.loads(written.getvalue().strip().splitlines()[-1])
     assert "Traceback" in line["exception"] and "ZeroDivisionError: boom" in line["exception"]
+
+
+def test_a_closed_stderr_never_fails_the_call_that_logs() -> None:
+    """A stderr that was replaced and closed (a captured one) drops the line; the logging
+    call returns, so the gRPC call or match that logged goes on."""
+    before = structlog.get_config()
+    closed = io.StringIO()
+    closed.close()
+    try:
+        configure("info")
+        with contextlib.redirect_stderr(closed):
+            structlog.get_logger("test").error("lost", detail="x")
+        later = io.StringIO()
+        with contextlib.redirect_stderr(later):
+            structlog.get_logger("test").info("kept")
+    finally:
+        structlog.configure(**before)
+    assert json.loads(later.getvalue())["event"] == "kept"
 
 
 class Writer:
