@@ -34,6 +34,7 @@ def plan_to_proto(plan: MatchPlan) -> fpb.HostMatchRequest:
         max_decisions=settings.max_decisions,
         watch_delay_ms=settings.watch_delay_ms,
         options=dict(settings.config.options),
+        reconnect_ms=settings.reconnect_ms,
     )
     return fpb.HostMatchRequest(match=match, seats=[_seat_to_proto(s) for s in plan.seats])
 

@@ -18,11 +18,13 @@ from server.settings import (
     DEFAULT_DECISION_MS,
     DEFAULT_JOIN_TIMEOUT_MS,
     DEFAULT_MAX_DECISIONS,
+    DEFAULT_RECONNECT_MS,
     MAX_DECISIONS_LIMIT,
     MAX_JOIN_TIMEOUT_MS,
     MAX_OPTION_KEY_BYTES,
     MAX_OPTIONS,
     MAX_OPTIONS_BYTES,
+    MAX_RECONNECT_MS,
     MAX_SEED,
     MAX_TIME_MS,
     MAX_WATCH_DELAY_MS,
@@ -109,6 +111,8 @@ def settings_from_request(request: pb.CreateMatchRequest) -> MatchSettings:
         max_decisions=_at_most("max_decisions", request.max_decisions, MAX_DECISIONS_LIMIT)
         or DEFAULT_MAX_DECISIONS,
         watch_delay_ms=watch_delay,  # the referee raises it to its minimum
+        reconnect_ms=_at_most("reconnect_ms", request.reconnect_ms, MAX_RECONNECT_MS)
+        or DEFAULT_RECONNECT_MS,
     )
 
 

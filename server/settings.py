@@ -38,6 +38,7 @@ DEFAULT_SHUTDOWN_GRACE_S = 5.0
 #: Bounds on what an organiser may ask for (absurd values are refused, naming the field).
 MAX_TIME_MS = 3_600_000
 MAX_JOIN_TIMEOUT_MS = 600_000
+MAX_RECONNECT_MS = 600_000
 MAX_DECISIONS_LIMIT = 1_000_000
 MAX_WATCH_DELAY_MS = 3_600_000
 MAX_SEED = 2**63 - 1

@@ -884,6 +884,7 @@ class CreateMatchRequest(_message.Message):
     MAX_DECISIONS_FIELD_NUMBER: _builtins.int
     WATCH_DELAY_MS_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
+    RECONNECT_MS_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     variant: _builtins.str
     """Default: the game's first variant."""
@@ -903,6 +904,10 @@ class CreateMatchRequest(_message.Message):
     watch_delay_ms: _builtins.int
     """Spectators see everything this many ms late (anti-cheating delay; at most 3600000). The
     referee's minimum (kassen serve --min-watch-delay-ms) applies when this is lower.
+    """
+    reconnect_ms: _builtins.int
+    """How long a seat whose stream dropped may take to rejoin before it fails DISCONNECTED, in
+    ms (0: 5000; at most 600000). A ladder gives a person's seat longer (a page reload).
     """
     @_builtins.property
     def time_control(self) -> Global___TimeControl:
@@ -930,10 +935,11 @@ class CreateMatchRequest(_message.Message):
         max_decisions: _builtins.int = ...,
         watch_delay_ms: _builtins.int = ...,
         options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        reconnect_ms: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "failure_policy", b"failure_policy", "game", b"game", "join_timeout_ms", b"join_timeout_ms", "max_decisions", b"max_decisions", "options", b"options", "players", b"players", "seed", b"seed", "time_control", b"time_control", "variant", b"variant", "watch_delay_ms", b"watch_delay_ms"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "failure_policy", b"failure_policy", "game", b"game", "join_timeout_ms", b"join_timeout_ms", "max_decisions", b"max_decisions", "options", b"options", "players", b"players", "reconnect_ms", b"reconnect_ms", "seed", b"seed", "time_control", b"time_control", "variant", b"variant", "watch_delay_ms", b"watch_delay_ms"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015

@@ -14,10 +14,8 @@ with the place clicked or chosen with the keyboard, and a new marking replaces t
 
 from __future__ import annotations
 
-import os
 import random
 import re
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +24,7 @@ from typing import Any
 import pytest
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
-from playwright.sync_api import Browser, Page, Route, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, Route, ViewportSize
 
 from games import GameConfig, get_game
 from games.contract import Option
@@ -34,16 +32,13 @@ from games.gnomeville.steps import Act
 from games.root.cards import STANDARD_DECK
 from games.rumble_nation.board import AREAS
 from kassen import wire
+from tests.ladder.chromium import artifacts_folder, launched, skip_module_without_chromium
 from tournament.ladder_service.web.app import SECURITY_HEADERS
 from tournament.ladder_service.web.boards import board_for
 
 pytestmark = pytest.mark.system
 
-CHROMIUM = "/usr/bin/chromium"
-if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
-    pytest.skip(
-        "Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True
-    )
+skip_module_without_chromium()
 
 STATIC = Path(__file__).resolve().parents[2] / "tournament/ladder_service/web/static"
 #: Served by the test itself (page.route): a loopback address, which the browser trusts as the
@@ -179,13 +174,7 @@ def samples() -> dict[str, list[Sample]]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        found = p.chromium.launch(
-            executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-        )
-        yield found
-        found.close()
+    yield from launched()
 
 
 def serve(route: Route) -> None:
@@ -231,11 +220,7 @@ def tab(browser: Browser) -> Iterator[Tab]:
 
 @pytest.fixture(scope="module")
 def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("KASSEN_TEST_ARTIFACTS") or tmp_path_factory.mktemp("artifacts"))
-    folder = folder / "boards-screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots of boards.js: {folder}")
-    return folder
+    return artifacts_folder(tmp_path_factory, "boards-screenshots", "boards.js")
 
 
 def test_the_test_page_is_under_the_ladders_content_security_policy(browser: Browser) -> None:

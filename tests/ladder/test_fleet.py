@@ -311,7 +311,11 @@ def test_a_persons_game_is_played_on_the_remote_referee(tmp_path: Path) -> None:
                     },
                 )
                 assert made.status_code == 200, made.text
-                assert made.json()["match_id"] in remote.matches
+                hosted = remote.matches[made.json()["match_id"]]
+                # a person's reconnect window (a page reload) goes with the plan
+                assert (
+                    hosted.settings.reconnect_ms == service.settings.challenges.person_reconnect_ms
+                )
                 key = made.json()["url"].rsplit("/", 1)[-1]
                 async with http.stream("GET", f"/api/play/{key}/events") as stream:
                     kind = ""

@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
-import shutil
 import subprocess
 import sys
 import time
@@ -30,8 +28,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, CDPSession, Page
 
+from tests.ladder.chromium import artifacts_folder, launched, skip_module_without_chromium
 from tests.ladder.people import (
     GNOMES_3,
     GNOMES_SOLO,
@@ -54,7 +53,6 @@ from tournament.ladder_service.service import PoolKey
 
 pytestmark = pytest.mark.system
 
-CHROMIUM = "/usr/bin/chromium"
 KASSEN = [sys.executable, "-m", "kassen"]
 REPOSITORY = Path(__file__).resolve().parents[2]
 SIZES = {"wide": (1280, 800), "phone": (390, 844)}
@@ -62,10 +60,7 @@ SIZES = {"wide": (1280, 800), "phone": (390, 844)}
 MAX_DECISIONS = 3000
 GAMES = [RUMBLE_2, RUMBLE_4, ROOT_2, ROOT_3, ROOT_4, ROOT_4_WINTER, GNOMES_SOLO, GNOMES_3]
 
-if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
-    pytest.skip(
-        "Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True
-    )
+skip_module_without_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -80,22 +75,12 @@ def ladder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PeopleLadder]:
 
 @pytest.fixture(scope="module")
 def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("KASSEN_TEST_ARTIFACTS") or tmp_path_factory.mktemp("artifacts"))
-    folder = folder / "play-screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots of people's games: {folder}")
-    return folder
+    return artifacts_folder(tmp_path_factory, "play-screenshots", "people's games")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        found = p.chromium.launch(
-            executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-        )
-        yield found
-        found.close()
+    yield from launched()
 
 
 class Capture:

@@ -13,9 +13,7 @@ $KASSEN_TEST_ARTIFACTS (default: a temporary folder; the path is printed).
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,10 +21,11 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Route, expect, sync_playwright
+from playwright.sync_api import Browser, Route, expect
 from playwright.sync_api import Page as Tab
 
 from tests.conftest import Depth
+from tests.ladder.chromium import artifacts_folder, launched, skip_module_without_chromium
 from tests.ladder.test_web_pages import (
     GNOMES,
     ROOT,
@@ -43,13 +42,9 @@ from tests.ladder.test_web_pages import (
 
 pytestmark = pytest.mark.system
 
-CHROMIUM = "/usr/bin/chromium"
 SIZES = {"wide": (1280, 800), "phone": (390, 844)}
 
-if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
-    pytest.skip(
-        "Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True
-    )
+skip_module_without_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -67,22 +62,12 @@ def ladder(tmp_path_factory: pytest.TempPathFactory, depth: Depth) -> Iterator[L
 
 @pytest.fixture(scope="module")
 def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("KASSEN_TEST_ARTIFACTS") or tmp_path_factory.mktemp("artifacts"))
-    folder = folder / "web-screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots of the ladder's web page: {folder}")
-    return folder
+    return artifacts_folder(tmp_path_factory, "web-screenshots", "the ladder's web page")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        found = p.chromium.launch(
-            executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-        )
-        yield found
-        found.close()
+    yield from launched()
 
 
 class Window:
