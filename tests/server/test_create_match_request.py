@@ -10,8 +10,8 @@ from server.limits import InvalidSetting, settings_from_request
 from server.settings import DEFAULT_RECONNECT_MS, MAX_RECONNECT_MS
 
 
-def request(**fields: int) -> pb.CreateMatchRequest:
-    return pb.CreateMatchRequest(game="rumble-nation", players=2, **fields)
+def request(reconnect_ms: int = 0) -> pb.CreateMatchRequest:
+    return pb.CreateMatchRequest(game="rumble-nation", players=2, reconnect_ms=reconnect_ms)
 
 
 def test_the_reconnect_window_defaults_to_five_seconds() -> None:
