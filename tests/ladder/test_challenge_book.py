@@ -40,6 +40,8 @@ def test_a_bot_is_not_flooded_and_people_are_bounded() -> None:
     book.admit("ann", ["target"], person=True, now=0)
     with pytest.raises(ChallengeLimited, match="per_bot_at_once"):
         book.admit("bob", ["target"], person=False, now=0)
+    with pytest.raises(ChallengeLimited, match=r"^bot target-bot is already playing 1 "):
+        book.admit("bob", ["target"], person=False, now=0, names={"target": "bot target-bot"})
     book.admit("bob", [], person=True, now=0)
     with pytest.raises(ChallengeLimited, match="people_at_once"):
         book.admit("cat", [], person=True, now=0)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from server.settings import TimeControl
@@ -78,9 +78,15 @@ class ChallengeBook:
         self.people = 0
 
     def admit(
-        self, client: str, challenged: Sequence[str], person: bool, now: float | None = None
+        self,
+        client: str,
+        challenged: Sequence[str],
+        person: bool,
+        now: float | None = None,
+        names: Mapping[str, str] | None = None,
     ) -> None:
-        """Count a new challenge, or raise ``ChallengeLimited`` naming the limit."""
+        """Count a new challenge, or raise ``ChallengeLimited`` naming the limit (and a busy
+        bot by its name in ``names``)."""
         settings = self.settings
         now = time.monotonic() if now is None else now
         tally = self.clients.get(client) or ClientTally()
@@ -105,7 +111,8 @@ class ChallengeBook:
         for bot_id in set(challenged):
             if self.bots.get(bot_id, 0) >= settings.per_bot_at_once:
                 raise ChallengeLimited(
-                    f"bot {bot_id} is already playing {settings.per_bot_at_once} "
+                    f"{(names or {}).get(bot_id, f'bot {bot_id}')} is already playing "
+                    f"{settings.per_bot_at_once} "
                     "challenge(s) (challenges.per_bot_at_once); try again later"
                 )
         tally.running += 1

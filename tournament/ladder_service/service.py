@@ -835,7 +835,8 @@ class LadderService:
         playing = [*challenged, *([ask.challenger.id] if ask.challenger else [])]
         if len(self.running) >= self.settings.max_live_matches:
             raise ChallengeLimited("the ladder is playing as many matches as it may; try later")
-        self.challenges.admit(ask.client, challenged, ask.person)
+        names = {bot_id: self._name(bot_id) for bot_id in challenged}
+        self.challenges.admit(ask.client, challenged, ask.person, names=names)
         try:
             person = await self._person_of(key) if ask.person else None
             await self._wait_until_free(playing)
