@@ -10,10 +10,13 @@ from kassen.v1 import referee_pb2 as pb
 
 def match_line(played: LadderMatch) -> str:
     """``match 3f2a over: rumble-nation/base, 2 players, seat 1 vs house-random: rank 1 of 2,
-    score 53`` (and ``failed: illegal_answer: ...`` when this bot's seat failed)."""
+    score 53`` (and ``failed: illegal_answer: ...`` when this bot's seat failed; ``2 players,
+    unrated`` for a challenge)."""
     assignment = played.assignment
     setup = assignment.setup
     game = f"{setup.game}/{setup.variant}, {_count(setup.players, 'player')}"
+    if assignment.unrated:
+        game += ", unrated"
     opponents = ", ".join(name or "?" for name in played.opponents) or "nobody (solo)"
     seat = played.seat_result
     if played.result is None or seat is None:

@@ -304,7 +304,7 @@ def test_challenges_from_the_command_line(tmp_path: Path) -> None:
                 subprocess.Popen(
                     [*KASSEN, "bot", "ladder", "random", "--address", address]
                     + ["--token-file", str(token)],
-                    stderr=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE if token == asker else subprocess.DEVNULL,
                     text=True,
                 )
             )
@@ -335,6 +335,19 @@ def test_challenges_from_the_command_line(tmp_path: Path) -> None:
         assert refused.returncode == 2
         assert "does not accept challenges" in refused.stderr
         assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+        # the challenger's bot says which of its matches was the unrated one
+        match_id = started.stdout.split()[1]
+        played = bots[1].stderr
+        assert played is not None
+        deadline = time.monotonic() + 60
+        line = played.readline()  # a line per match: it plays house bots meanwhile
+        while not line.startswith(f"match {match_id} "):
+            assert line and time.monotonic() < deadline, "no line for the challenge"
+            line = played.readline()
+        assert re.match(
+            rf"match {match_id} over: rumble-nation/base, 2 players, unrated, seat [01] vs keen: ",
+            line,
+        ), line
     finally:
         for bot in bots:
             bot.terminate()
