@@ -317,7 +317,8 @@ def test_challenges_from_the_command_line(tmp_path: Path) -> None:
             if not waiting:
                 break
             time.sleep(0.2)
-        assert started is not None and started.returncode == 0, started.stderr
+        assert started is not None
+        assert started.returncode == 0, started.stderr
         assert re.fullmatch(
             r"challenge \w+ started \(unrated\): (keen, asker|asker, keen); your bot plays "
             r"seat [12] through its Seek stream",
