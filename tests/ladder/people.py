@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -162,6 +163,16 @@ def hidden_texts(record: dict[str, Any], seat: int) -> set[str]:
         else:
             private.add(text)
     return private - shown
+
+
+def ended_row(ladder: PeopleLadder, match_id: str) -> registry.MatchRow:
+    """The match's stored row once it has ended (within 10 s)."""
+    for _ in range(200):
+        row = registry.match_row(ladder.service.engine, match_id)
+        if row is not None and row.status != "running":
+            return row
+        time.sleep(0.05)
+    raise AssertionError(f"match {match_id} is still running")
 
 
 def replay_of(ladder: PeopleLadder, match_id: str) -> dict[str, Any]:

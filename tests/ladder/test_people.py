@@ -9,7 +9,6 @@ test_people_browser.py.)"""
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +20,7 @@ from tests.ladder.people import (
     ROOT_2,
     RUMBLE_2,
     PeopleLadder,
+    ended_row,
     events_of,
     hidden_texts,
     own_views,
@@ -29,7 +29,6 @@ from tests.ladder.people import (
     settings,
     start_people_ladder,
 )
-from tournament.ladder_service import registry
 from tournament.ladder_service.challenges import ChallengeSettings
 from tournament.ladder_service.service import PoolKey
 
@@ -111,7 +110,7 @@ def test_a_person_plays_a_whole_game_seeing_only_its_own_seat(
     seat = meta["seat"]
 
     # Recorded like any match, but unrated, and no rating moved.
-    row = wait_for_status(ladder, meta["match_id"])
+    row = ended_row(ladder, meta["match_id"])
     assert row.status == "unrated"
     assert row.seats[seat].bot_id == ladder.service.people[pool.game].id
     after = {r.bot_id: r.matches for r in ladder.service.pools[pool].table}
@@ -129,15 +128,6 @@ def test_a_person_plays_a_whole_game_seeing_only_its_own_seat(
     for private in hidden:
         assert private not in text, private
     assert "ticket" not in text
-
-
-def wait_for_status(ladder: PeopleLadder, match_id: str) -> registry.MatchRow:
-    for _ in range(200):
-        row = registry.match_row(ladder.service.engine, match_id)
-        if row is not None and row.status != "running":
-            return row
-        time.sleep(0.05)
-    raise AssertionError(f"match {match_id} is still running")
 
 
 def test_a_reload_rejoins_the_seat_and_gets_the_open_decision_again(
@@ -166,7 +156,7 @@ def test_a_person_who_leaves_is_failed_like_a_bot_that_leaves(
     key = new_game(http, ladder, RUMBLE_2, seat=0)
     meta = http.get(f"/api/play/{key}").json()
     first_decision(http, key)  # then the page is closed, for good
-    row = wait_for_status(ladder, meta["match_id"])
+    row = ended_row(ladder, meta["match_id"])
     assert row.status == "unrated"
     assert row.seats[0].failure == "DISCONNECTED"
     # Coming back later shows the end (the referee ended the seat).

@@ -41,6 +41,7 @@ from tests.ladder.people import (
     RUMBLE_2,
     RUMBLE_4,
     PeopleLadder,
+    ended_row,
     hidden_texts,
     own_views,
     replay_of,
@@ -48,7 +49,6 @@ from tests.ladder.people import (
     settings,
     start_people_ladder,
 )
-from tournament.ladder_service import registry
 from tournament.ladder_service.service import PoolKey
 
 pytestmark = pytest.mark.system
@@ -217,7 +217,7 @@ def test_a_person_plays_a_whole_game_in_the_browser(
     finally:
         context.close()
 
-    row = stored(ladder, match_id)
+    row = ended_row(ladder, match_id)
     assert row.status == "unrated"
     record = replay_of(ladder, match_id)
     assert row.seats[seat].bot_id == ladder.service.people[pool.game].id
@@ -239,15 +239,6 @@ def dedupe(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
             seen.add(decision["request_id"])
             found.append(decision)
     return found
-
-
-def stored(ladder: PeopleLadder, match_id: str) -> registry.MatchRow:
-    for _ in range(200):
-        row = registry.match_row(ladder.service.engine, match_id)
-        if row is not None and row.status != "running":
-            return row
-        time.sleep(0.05)
-    raise AssertionError(f"{match_id} is still running")
 
 
 def test_a_challenge_from_the_page_to_a_connected_example_bot(
@@ -294,7 +285,7 @@ def test_a_challenge_from_the_page_to_a_connected_example_bot(
         result = page.locator("#choices .result-box")
         assert "example-py" in result.inner_text()
         match_id = (result.locator("a").get_attribute("href") or "").rsplit("/", 1)[-1]
-        assert stored(ladder, match_id).status == "unrated"
+        assert ended_row(ladder, match_id).status == "unrated"
         page.goto(f"{ladder.url}/matches/{match_id}")
         assert "unrated" in page.locator(".unrated-note").inner_text()
         screenshots(page, artifacts, "challenge-match")

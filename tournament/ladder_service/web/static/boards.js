@@ -37,6 +37,8 @@
 //   "Place soldiers", "Clearings", "Place the tile"; else the key's part before ':'.
 // KassenBoards.cardName(id) -> "ambush_bird_1" -> "Ambush (bird)"; KassenBoards.pretty(text)
 //   -> underscores made spaces (how the viewer writes names).
+// KassenBoards.htmlEl(name, className, parent, text) -> a new element (text set as
+//   textContent), appended to `parent` when given: the pages' one way to build HTML.
 "use strict";
 (function () {
   const NS = "http://www.w3.org/2000/svg";
@@ -584,5 +586,7 @@
     return Object.prototype.hasOwnProperty.call(groups, kind) ? groups[kind] : capital(pretty(kind));
   }
 
-  window.KassenBoards = Object.freeze({ draw, placesOf, markPlaces, select, optionGroup, cardName, pretty });
+  window.KassenBoards = Object.freeze({
+    draw, placesOf, markPlaces, select, optionGroup, cardName, pretty, htmlEl,
+  });
 })();

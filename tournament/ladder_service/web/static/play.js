@@ -26,13 +26,7 @@
   let eventCount = 0;
   let source = null;
 
-  function el(name, className, parent, text) {
-    const node = document.createElement(name);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = String(text);
-    if (parent) parent.appendChild(node);
-    return node;
-  }
+  const el = window.KassenBoards.htmlEl;
 
   function setState(state, text) {
     root.dataset.state = state;

@@ -26,13 +26,7 @@
 
   // ------------------------------------------------------------------ small DOM helpers
 
-  function htmlEl(name, className, parent, text) {
-    const node = document.createElement(name);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = String(text);
-    if (parent) parent.appendChild(node);
-    return node;
-  }
+  const htmlEl = window.KassenBoards.htmlEl;
 
   function seatName(seat) {
     const found = meta && meta.seats[seat];
