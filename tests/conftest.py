@@ -39,7 +39,7 @@ def pytest_configure(config: pytest.Config) -> None:
     sigint_as_in_a_terminal()
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # no hook without pytest-xdist
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto`` with ``KASSEN_WORKERS_PER_CORE`` set: that many pytest-xdist workers per core.
 
