@@ -102,11 +102,14 @@ def test_a_person_plays_a_whole_game_seeing_only_its_own_seat(
     key = new_game(http, ladder, pool)
     meta = http.get(f"/api/play/{key}").json()
     assert "ticket" not in str(meta)
+    page = http.get(f"/play/{key}").text
+    assert "Unrated: this game changes no rating" in page
+    assert "receives your own seat's hidden information and no one else's" in page
     log: list[tuple[str, dict[str, Any]]] = []
     over = play_out(http, key, random.Random(7), log)
     assert over["reason"] == "RESULT_REASON_COMPLETED"
-    assert sorted(s["rank"] for s in over["seats"]) == sorted(s["rank"] for s in over["seats"])
-    assert all(s["rank"] >= 1 for s in over["seats"])
+    assert len(over["seats"]) == pool.players
+    assert all(1 <= s["rank"] <= pool.players for s in over["seats"])
     seat = meta["seat"]
 
     # Recorded like any match, but unrated, and no rating moved.
