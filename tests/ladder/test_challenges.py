@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import grpc
 import pytest
@@ -179,8 +179,7 @@ async def refusals(tmp_path_factory: pytest.TempPathFactory) -> None:
             await asyncio.gather(*runs, return_exceptions=True)
 
 
-async def until(condition: object, timeout: float = 30) -> None:
-    assert callable(condition)
+async def until(condition: Callable[[], object], timeout: float = 30) -> None:
     for _ in range(int(timeout / 0.05)):
         if condition():
             return
